@@ -1,0 +1,49 @@
+//===- AnalysisOptions.h - Options shared by every front end ----*- C++ -*-===//
+//
+// Front ends fill this from their own configuration (clang-tidy
+// CheckOptions, -fplugin-arg-..., driver flags and .clang-tidy); the
+// analyses read nothing else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_ANALYSISOPTIONS_H
+#define SHMEM_LINT_ANALYSIS_ANALYSISOPTIONS_H
+
+#include "Finding.h"
+#include "ThreadGeometry.h"
+
+#include <bitset>
+#include <optional>
+
+namespace shmem {
+
+struct AnalysisOptions {
+  /// Lanes in a warp.
+  unsigned WarpSize = 32;
+  /// Block shape to assume when the source says nothing (annotation comment,
+  /// launch site, __launch_bounds__).
+  std::optional<Dim3> BlockDim;
+  /// Shape assumed when nothing at all is known; said in the message.
+  Dim3 DefaultBlockDim{256, 1, 1};
+  /// shmem-bank-conflict: report accesses of at least this degree.
+  unsigned MinDegree = 2;
+  /// shmem-bank-conflict: report conflicts that depend on an unknown value
+  /// ("32-way when ld is a multiple of 32").
+  bool ReportConditional = true;
+  /// shmem-race: report benign races (all threads store one value).
+  bool ReportBenign = false;
+  /// Depth to which __device__ callees are analysed in the caller's context.
+  unsigned InlineDepth = 8;
+
+  std::bitset<NumCheckKinds> Enabled;
+  bool enabled(CheckKind K) const {
+    return Enabled.test(static_cast<unsigned>(K));
+  }
+  void enable(CheckKind K, bool On = true) {
+    Enabled.set(static_cast<unsigned>(K), On);
+  }
+};
+
+} // namespace shmem
+
+#endif

@@ -1,0 +1,349 @@
+//===- LaneValue.cpp - Per-thread affine values ---------------------------===//
+
+#include "LaneValue.h"
+
+#include <algorithm>
+#include <cassert>
+#include <sstream>
+
+namespace shmem {
+
+LaneValue LaneValue::constant(unsigned Threads, int64_t V) {
+  LaneValue R;
+  R.K = Kind::Affine;
+  R.C.assign(Threads, V);
+  return R;
+}
+
+LaneValue LaneValue::perThread(std::vector<int64_t> Values) {
+  LaneValue R;
+  R.K = Kind::Affine;
+  R.C = std::move(Values);
+  return R;
+}
+
+LaneValue LaneValue::symbol(unsigned Threads, SymbolId S) {
+  LaneValue R = constant(Threads, 0);
+  R.A[S].assign(Threads, 1);
+  return R;
+}
+
+LaneValue LaneValue::unknown(unsigned Threads, std::string Why) {
+  LaneValue R;
+  R.K = Kind::Unknown;
+  R.C.assign(Threads, 0);
+  R.Reason = std::move(Why);
+  return R;
+}
+
+LaneValue LaneValue::nonAffine(unsigned Threads, std::vector<SymbolId> Syms) {
+  LaneValue R;
+  R.K = Kind::NonAffine;
+  R.C.assign(Threads, 0);
+  std::sort(Syms.begin(), Syms.end());
+  Syms.erase(std::unique(Syms.begin(), Syms.end()), Syms.end());
+  R.Needs = std::move(Syms);
+  return R;
+}
+
+std::optional<int64_t> LaneValue::asConstant() const {
+  if (!isConcrete() || C.empty())
+    return std::nullopt;
+  for (int64_t V : C)
+    if (V != C.front())
+      return std::nullopt;
+  return C.front();
+}
+
+static bool sameInRange(const std::vector<int64_t> &V, unsigned B,
+                        unsigned E) {
+  for (unsigned I = B + 1; I < E; ++I)
+    if (V[I] != V[B])
+      return false;
+  return true;
+}
+
+bool LaneValue::isUniform(unsigned Begin, unsigned End) const {
+  if (!isAffine())
+    return false;
+  if (Begin >= End)
+    return true;
+  return sameInRange(C, Begin, End) && hasUniformCoefficients(Begin, End);
+}
+
+bool LaneValue::hasUniformCoefficients(unsigned Begin, unsigned End) const {
+  if (!isAffine())
+    return false;
+  for (const auto &KV : A)
+    if (!sameInRange(KV.second, Begin, End))
+      return false;
+  return true;
+}
+
+int64_t LaneValue::evaluate(unsigned T, const SymbolBinding &B) const {
+  assert(isAffine() && T < C.size());
+  int64_t V = C[T];
+  for (const auto &KV : A) {
+    auto It = B.find(KV.first);
+    if (It != B.end())
+      V += KV.second[T] * It->second;
+  }
+  return V;
+}
+
+LaneValue LaneValue::slice(unsigned Begin, unsigned End) const {
+  LaneValue R = *this;
+  R.C.assign(C.begin() + Begin, C.begin() + End);
+  for (auto &KV : R.A)
+    KV.second.assign(KV.second.begin() + Begin, KV.second.begin() + End);
+  R.normalize();
+  return R;
+}
+
+bool LaneValue::operator==(const LaneValue &O) const {
+  return K == O.K && C == O.C && A == O.A && Needs == O.Needs &&
+         Reason == O.Reason;
+}
+
+void LaneValue::normalize() {
+  for (auto It = A.begin(); It != A.end();) {
+    if (std::all_of(It->second.begin(), It->second.end(),
+                    [](int64_t V) { return V == 0; }))
+      It = A.erase(It);
+    else
+      ++It;
+  }
+}
+
+std::vector<SymbolId> LaneValue::symbols() const {
+  std::vector<SymbolId> S(Needs);
+  for (const auto &KV : A)
+    S.push_back(KV.first);
+  std::sort(S.begin(), S.end());
+  S.erase(std::unique(S.begin(), S.end()), S.end());
+  return S;
+}
+
+LaneValue LaneValue::combineFailure(const LaneValue &L, const LaneValue &R) {
+  unsigned N = std::max(L.size(), R.size());
+  if (L.isUnknown())
+    return unknown(N, L.Reason);
+  if (R.isUnknown())
+    return unknown(N, R.Reason);
+  std::vector<SymbolId> S = L.symbols();
+  std::vector<SymbolId> SR = R.symbols();
+  S.insert(S.end(), SR.begin(), SR.end());
+  return nonAffine(N, std::move(S));
+}
+
+LaneValue LaneValue::addScaled(const LaneValue &L, const LaneValue &R,
+                               int64_t F) {
+  assert(L.size() == R.size() && "values over different thread sets");
+  if (!L.isAffine() || !R.isAffine())
+    return combineFailure(L, R);
+  LaneValue Out = L;
+  for (unsigned I = 0; I < Out.C.size(); ++I)
+    Out.C[I] += F * R.C[I];
+  for (const auto &KV : R.A) {
+    auto &Dst = Out.A[KV.first];
+    if (Dst.empty())
+      Dst.assign(Out.C.size(), 0);
+    for (unsigned I = 0; I < Dst.size(); ++I)
+      Dst[I] += F * KV.second[I];
+  }
+  Out.normalize();
+  return Out;
+}
+
+LaneValue operator+(const LaneValue &L, const LaneValue &R) {
+  return LaneValue::addScaled(L, R, 1);
+}
+
+LaneValue operator-(const LaneValue &L, const LaneValue &R) {
+  return LaneValue::addScaled(L, R, -1);
+}
+
+LaneValue LaneValue::operator-() const {
+  return addScaled(constant(size(), 0), *this, 1 - 2);
+}
+
+LaneValue operator*(const LaneValue &L, const LaneValue &R) {
+  assert(L.size() == R.size() && "values over different thread sets");
+  if (!L.isAffine() || !R.isAffine())
+    return LaneValue::combineFailure(L, R);
+  // A product stays affine when one factor is concrete: its per-thread
+  // values scale the other's constants and coefficients.
+  if (L.hasSymbols() && R.hasSymbols())
+    return LaneValue::combineFailure(L, R);
+  const LaneValue &Conc = L.hasSymbols() ? R : L;
+  const LaneValue &Other = L.hasSymbols() ? L : R;
+  LaneValue Out = Other;
+  for (unsigned I = 0; I < Out.C.size(); ++I)
+    Out.C[I] *= Conc.C[I];
+  for (auto &KV : Out.A)
+    for (unsigned I = 0; I < KV.second.size(); ++I)
+      KV.second[I] *= Conc.C[I];
+  Out.normalize();
+  return Out;
+}
+
+LaneValue LaneValue::apply(Op O, const LaneValue &L, const LaneValue &R,
+                           bool Unsigned) {
+  assert(L.size() == R.size() && "values over different thread sets");
+  if (!L.isConcrete() || !R.isConcrete())
+    return combineFailure(L, R);
+  std::vector<int64_t> Out(L.size());
+  for (unsigned I = 0; I < Out.size(); ++I) {
+    int64_t A = L.C[I], B = R.C[I];
+    switch (O) {
+    case Op::Div:
+    case Op::Rem:
+      if (B == 0)
+        return unknown(L.size(), "division by zero");
+      if (Unsigned)
+        Out[I] = O == Op::Div ? int64_t(uint64_t(A) / uint64_t(B))
+                              : int64_t(uint64_t(A) % uint64_t(B));
+      else
+        Out[I] = O == Op::Div ? A / B : A % B;
+      break;
+    case Op::Shl:
+      if (B < 0 || B >= 63)
+        return unknown(L.size(), "shift out of range");
+      Out[I] = int64_t(uint64_t(A) << B);
+      break;
+    case Op::Shr:
+      if (B < 0 || B >= 63)
+        return unknown(L.size(), "shift out of range");
+      Out[I] = Unsigned ? int64_t(uint64_t(A) >> B) : (A >> B);
+      break;
+    case Op::And: Out[I] = A & B; break;
+    case Op::Or:  Out[I] = A | B; break;
+    case Op::Xor: Out[I] = A ^ B; break;
+    case Op::Min: Out[I] = std::min(A, B); break;
+    case Op::Max: Out[I] = std::max(A, B); break;
+    case Op::LT:  Out[I] = Unsigned ? uint64_t(A) < uint64_t(B) : A < B; break;
+    case Op::LE:  Out[I] = Unsigned ? uint64_t(A) <= uint64_t(B) : A <= B; break;
+    case Op::GT:  Out[I] = Unsigned ? uint64_t(A) > uint64_t(B) : A > B; break;
+    case Op::GE:  Out[I] = Unsigned ? uint64_t(A) >= uint64_t(B) : A >= B; break;
+    case Op::EQ:  Out[I] = A == B; break;
+    case Op::NE:  Out[I] = A != B; break;
+    case Op::LAnd: Out[I] = A && B; break;
+    case Op::LOr:  Out[I] = A || B; break;
+    }
+  }
+  return perThread(std::move(Out));
+}
+
+LaneValue LaneValue::bitNot() const {
+  if (!isConcrete())
+    return combineFailure(*this, *this);
+  LaneValue Out = *this;
+  for (int64_t &V : Out.C)
+    V = ~V;
+  return Out;
+}
+
+LaneValue LaneValue::logicalNot() const {
+  if (!isConcrete())
+    return combineFailure(*this, *this);
+  LaneValue Out = *this;
+  for (int64_t &V : Out.C)
+    V = !V;
+  return Out;
+}
+
+LaneValue LaneValue::select(const LaneValue &Cond, const LaneValue &T,
+                            const LaneValue &F) {
+  if (!Cond.isConcrete()) {
+    LaneValue X = combineFailure(Cond, T);
+    return X.isUnknown() ? X : combineFailure(X, F);
+  }
+  if (!T.isAffine() || !F.isAffine())
+    return combineFailure(T, F);
+  // Each thread takes one side's whole form, so the result stays affine.
+  LaneValue Out = constant(Cond.size(), 0);
+  for (unsigned I = 0; I < Out.C.size(); ++I)
+    Out.C[I] = Cond.C[I] ? T.C[I] : F.C[I];
+  auto Take = [&](const LaneValue &Side, bool When) {
+    for (const auto &KV : Side.A) {
+      auto &Dst = Out.A[KV.first];
+      if (Dst.empty())
+        Dst.assign(Out.C.size(), 0);
+      for (unsigned I = 0; I < Dst.size(); ++I)
+        if (bool(Cond.C[I]) == When)
+          Dst[I] = KV.second[I];
+    }
+  };
+  Take(T, true);
+  Take(F, false);
+  Out.normalize();
+  return Out;
+}
+
+LaneValue LaneValue::truncate(unsigned Bits, bool Signed) const {
+  if (Bits >= 64 || !isAffine())
+    return *this;
+  // Unknowns are assumed not to overflow (indices are small); concrete
+  // values wrap exactly as the target type would.
+  if (hasSymbols())
+    return *this;
+  LaneValue Out = *this;
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  for (int64_t &V : Out.C) {
+    uint64_t U = uint64_t(V) & Mask;
+    if (Signed && (U >> (Bits - 1)))
+      V = int64_t(U | ~Mask);
+    else
+      V = int64_t(U);
+  }
+  return Out;
+}
+
+LaneValue LaneValue::bind(const SymbolBinding &B) const {
+  if (!isAffine())
+    return *this;
+  LaneValue Out = *this;
+  for (auto It = Out.A.begin(); It != Out.A.end();) {
+    auto BI = B.find(It->first);
+    if (BI == B.end()) {
+      ++It;
+      continue;
+    }
+    for (unsigned I = 0; I < Out.C.size(); ++I)
+      Out.C[I] += It->second[I] * BI->second;
+    It = Out.A.erase(It);
+  }
+  return Out;
+}
+
+std::string LaneValue::str() const {
+  std::ostringstream OS;
+  if (K == Kind::Unknown)
+    return "unknown(" + Reason + ")";
+  if (K == Kind::NonAffine) {
+    OS << "nonaffine(";
+    for (SymbolId S : Needs)
+      OS << " s" << S;
+    OS << " )";
+    return OS.str();
+  }
+  auto Vec = [&](const std::vector<int64_t> &V) {
+    if (sameInRange(V, 0, V.size()) && !V.empty()) {
+      OS << V.front();
+      return;
+    }
+    OS << "[";
+    for (unsigned I = 0; I < V.size(); ++I)
+      OS << (I ? "," : "") << V[I];
+    OS << "]";
+  };
+  Vec(C);
+  for (const auto &KV : A) {
+    OS << " + ";
+    Vec(KV.second);
+    OS << "*s" << KV.first;
+  }
+  return OS.str();
+}
+
+} // namespace shmem

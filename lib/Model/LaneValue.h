@@ -1,0 +1,130 @@
+//===- LaneValue.h - Per-thread affine values -------------------*- C++ -*-===//
+//
+// The value an integer expression takes in every thread of a thread set (a
+// warp, or a whole block), as an affine form over unknowns that are the same
+// in every thread:
+//
+//     v[t] = C[t] + sum_k A_k[t] * s_k
+//
+// C and A_k are concrete per-thread vectors; s_k are uniform unknowns (kernel
+// parameters, blockIdx, loop counters, loads from uniform addresses). This
+// keeps `lane * ld` exact: the lane vector becomes the coefficient of `ld`.
+// Operations the domain cannot hold give an unknown value with a reason, or,
+// when every operand is uniform, are left for the caller to name as a fresh
+// uniform unknown (see isUniform()).
+//
+// This header is part of the model layer: it includes no Clang header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_MODEL_LANEVALUE_H
+#define SHMEM_LINT_MODEL_LANEVALUE_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shmem {
+
+using SymbolId = uint32_t;
+
+/// Concrete values for some unknowns; used when a non-affine operation forces
+/// the analysis to enumerate.
+using SymbolBinding = std::map<SymbolId, int64_t>;
+
+class LaneValue {
+public:
+  enum class Kind {
+    Affine,    ///< C + sum A_k s_k, exact.
+    NonAffine, ///< Exact only once the listed unknowns are bound.
+    Unknown,   ///< Depends on data or on something not modelled.
+  };
+
+  LaneValue() = default;
+
+  static LaneValue constant(unsigned Threads, int64_t V);
+  static LaneValue perThread(std::vector<int64_t> C);
+  static LaneValue symbol(unsigned Threads, SymbolId S);
+  static LaneValue unknown(unsigned Threads, std::string Reason);
+  /// A value that becomes exact once every unknown in \p Needs is bound.
+  static LaneValue nonAffine(unsigned Threads, std::vector<SymbolId> Needs);
+
+  Kind kind() const { return K; }
+  bool isAffine() const { return K == Kind::Affine; }
+  bool isUnknown() const { return K == Kind::Unknown; }
+  const std::string &reason() const { return Reason; }
+  const std::vector<SymbolId> &needs() const { return Needs; }
+
+  unsigned size() const { return static_cast<unsigned>(C.size()); }
+  const std::vector<int64_t> &constants() const { return C; }
+  const std::map<SymbolId, std::vector<int64_t>> &coefficients() const {
+    return A;
+  }
+  bool hasSymbols() const { return !A.empty(); }
+
+  /// Affine with no unknowns.
+  bool isConcrete() const { return isAffine() && A.empty(); }
+  /// The same concrete value in every thread.
+  std::optional<int64_t> asConstant() const;
+  /// Affine and the same form in every thread of [Begin, End).
+  bool isUniform(unsigned Begin, unsigned End) const;
+  bool isUniform() const { return isUniform(0, size()); }
+  /// Affine and every coefficient vector is the same in all threads: the
+  /// unknowns only shift the value, so differences between threads are exact.
+  bool hasUniformCoefficients(unsigned Begin, unsigned End) const;
+
+  /// The value in thread \p T with the unknowns bound as in \p B (unbound
+  /// unknowns count as 0). Only for affine values.
+  int64_t evaluate(unsigned T, const SymbolBinding &B = {}) const;
+
+  /// Restrict to the threads [Begin, End).
+  LaneValue slice(unsigned Begin, unsigned End) const;
+
+  bool operator==(const LaneValue &O) const;
+  bool operator!=(const LaneValue &O) const { return !(*this == O); }
+
+  // Arithmetic. Results stay affine when the domain can hold them.
+  friend LaneValue operator+(const LaneValue &L, const LaneValue &R);
+  friend LaneValue operator-(const LaneValue &L, const LaneValue &R);
+  friend LaneValue operator*(const LaneValue &L, const LaneValue &R);
+  LaneValue operator-() const;
+
+  enum class Op { Div, Rem, Shl, Shr, And, Or, Xor, Min, Max, LT, LE, GT, GE, EQ, NE, LAnd, LOr };
+  /// Operations exact only on concrete operands. With unknowns, the result is
+  /// NonAffine (needing the unknowns involved), or Unknown if an operand is.
+  /// \p Unsigned selects unsigned division, remainder and shifts.
+  static LaneValue apply(Op O, const LaneValue &L, const LaneValue &R,
+                         bool Unsigned = false);
+  LaneValue bitNot() const;
+  LaneValue logicalNot() const;
+  static LaneValue select(const LaneValue &Cond, const LaneValue &T,
+                          const LaneValue &F);
+  /// Wrap to the given bit width (casts to narrower integer types).
+  LaneValue truncate(unsigned Bits, bool Signed) const;
+
+  /// Substitute concrete values for bound unknowns.
+  LaneValue bind(const SymbolBinding &B) const;
+
+  /// Every unknown this value mentions (coefficients or needs).
+  std::vector<SymbolId> symbols() const;
+
+  std::string str() const;
+
+private:
+  Kind K = Kind::Unknown;
+  std::vector<int64_t> C;
+  std::map<SymbolId, std::vector<int64_t>> A;
+  std::vector<SymbolId> Needs;
+  std::string Reason;
+
+  void normalize();
+  static LaneValue combineFailure(const LaneValue &L, const LaneValue &R);
+  static LaneValue addScaled(const LaneValue &L, const LaneValue &R,
+                             int64_t Factor);
+};
+
+} // namespace shmem
+
+#endif

@@ -1,0 +1,45 @@
+//===- ReportedFinding.h - A finding resolved to file positions -*- C++ -*-===//
+//
+// The driver turns each shmem::Finding (clang SourceLocations) into this
+// plain form once, while the SourceManager is alive; every output format
+// (text, SARIF, GitHub, GitLab, JSON, export-fixes YAML) works from it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_DRIVER_REPORTEDFINDING_H
+#define SHMEM_LINT_DRIVER_REPORTEDFINDING_H
+
+#include <string>
+#include <vector>
+
+namespace shmem {
+
+struct ReportedLocation {
+  std::string File; ///< As clang names it (absolute or as given).
+  unsigned Line = 0, Column = 0;
+};
+
+struct ReportedNote {
+  ReportedLocation Loc;
+  std::string Message;
+};
+
+struct ReportedFix {
+  std::string File;
+  unsigned Offset = 0, Length = 0; ///< Byte range replaced.
+  unsigned Line = 0, Column = 0;   ///< Start of the range, for humans.
+  std::string Replacement;
+};
+
+struct ReportedFinding {
+  std::string Check; ///< "shmem-bank-conflict", ...
+  ReportedLocation Loc;
+  std::string Message;
+  std::vector<ReportedNote> Notes;
+  std::vector<ReportedFix> Fixes;
+  std::string Detail; ///< Multi-line extra shown under --verbose.
+};
+
+} // namespace shmem
+
+#endif
