@@ -45,7 +45,8 @@ message(STATUS "shmem-lint: clang resource dir ${SHMEM_LINT_CLANG_RESOURCE_DIR}"
 # SYSTEM so that our -Werror applies to our code only.
 function(shmem_lint_use_llvm target)
   target_include_directories(${target} SYSTEM PUBLIC ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
-  target_compile_definitions(${target} PUBLIC ${LLVM_DEFINITIONS})
+  separate_arguments(_defs NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+  target_compile_options(${target} PUBLIC ${_defs})
   if(NOT LLVM_ENABLE_RTTI)
     target_compile_options(${target} PUBLIC -fno-rtti)
   endif()

@@ -1,0 +1,42 @@
+/* shmem-lint's stand-in for the toolkit's header: the block- and warp-level
+ * groups whose sync() and thread_rank() the analysis understands. */
+#ifndef SHMEM_LINT_COOPERATIVE_GROUPS_H
+#define SHMEM_LINT_COOPERATIVE_GROUPS_H
+#include "shmem_lint_cuda.h"
+namespace cooperative_groups {
+class thread_group {
+public:
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned size() const;
+  __device__ unsigned num_threads() const;
+};
+class thread_block : public thread_group {
+public:
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned size() const;
+  __device__ dim3 group_index() const;
+  __device__ dim3 thread_index() const;
+  __device__ dim3 group_dim() const;
+};
+template <unsigned Size, class Parent = void>
+class thread_block_tile : public thread_group {
+public:
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned size() const { return Size; }
+  __device__ unsigned meta_group_rank() const;
+  template <class T> __device__ T shfl(T var, int srcRank) const;
+  template <class T> __device__ T shfl_down(T var, unsigned delta) const;
+  template <class T> __device__ T shfl_xor(T var, unsigned laneMask) const;
+  __device__ int any(int predicate) const;
+  __device__ int all(int predicate) const;
+  __device__ unsigned ballot(int predicate) const;
+};
+__device__ thread_block this_thread_block();
+template <unsigned Size, class Parent>
+__device__ thread_block_tile<Size, Parent> tiled_partition(const Parent &g);
+template <class Group> __device__ void sync(const Group &g);
+} // namespace cooperative_groups
+#endif

@@ -1,0 +1,199 @@
+/*===- shmem_lint_cuda.h - Minimal CUDA declarations for analysis ---------===
+ *
+ * shmem-lint analyses CUDA source without a CUDA toolkit. The driver passes
+ * `-nocudainc -include shmem_lint_cuda.h` (and this directory as a system
+ * include path, so <cuda_runtime.h>, <cooperative_groups.h> and
+ * <cuda_fp16.h> resolve here) when no toolkit is found. It declares what
+ * kernels use; nothing here is ever code-generated.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SHMEM_LINT_CUDA_H
+#define SHMEM_LINT_CUDA_H
+
+#define __SHMEM_LINT_CUDA__ 1
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __grid_constant__
+
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12000
+#endif
+
+#include <stddef.h>
+
+/* threadIdx, blockIdx, blockDim, gridDim and warpSize, exactly as clang
+ * declares them for a real toolkit, so the analysis sees the same AST. */
+#include <__clang_cuda_builtin_vars.h>
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+
+#define SHMEM_LINT_VEC2(T, N, A)                                               \
+  struct __attribute__((aligned(A))) N##2 { T x, y; };
+#define SHMEM_LINT_VEC3(T, N)                                                  \
+  struct N##3 { T x, y, z; };
+#define SHMEM_LINT_VEC4(T, N, A)                                               \
+  struct __attribute__((aligned(A))) N##4 { T x, y, z, w; };
+#define SHMEM_LINT_VECS(T, N, A2, A4)                                          \
+  struct N##1 { T x; };                                                        \
+  SHMEM_LINT_VEC2(T, N, A2) SHMEM_LINT_VEC3(T, N) SHMEM_LINT_VEC4(T, N, A4)
+SHMEM_LINT_VECS(char, char, 2, 4)
+SHMEM_LINT_VECS(unsigned char, uchar, 2, 4)
+SHMEM_LINT_VECS(short, short, 4, 8)
+SHMEM_LINT_VECS(unsigned short, ushort, 4, 8)
+SHMEM_LINT_VECS(int, int, 8, 16)
+SHMEM_LINT_VECS(unsigned int, uint, 8, 16)
+SHMEM_LINT_VECS(float, float, 8, 16)
+SHMEM_LINT_VECS(long long, longlong, 16, 16)
+SHMEM_LINT_VECS(unsigned long long, ulonglong, 16, 16)
+SHMEM_LINT_VECS(double, double, 16, 16)
+#undef SHMEM_LINT_VECS
+#undef SHMEM_LINT_VEC2
+#undef SHMEM_LINT_VEC3
+#undef SHMEM_LINT_VEC4
+
+struct __attribute__((aligned(4))) dim3 {
+  unsigned int x, y, z;
+#ifdef __cplusplus
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1,
+                                     unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+#endif
+};
+
+#define SHMEM_LINT_MAKE2(N, T)                                                 \
+  static __inline__ __host__ __device__ N##2 make_##N##2(T x, T y) {           \
+    return N##2{x, y};                                                         \
+  }
+#define SHMEM_LINT_MAKE4(N, T)                                                 \
+  static __inline__ __host__ __device__ N##4 make_##N##4(T x, T y, T z, T w) { \
+    return N##4{x, y, z, w};                                                   \
+  }
+SHMEM_LINT_MAKE2(float, float)
+SHMEM_LINT_MAKE4(float, float)
+SHMEM_LINT_MAKE2(int, int)
+SHMEM_LINT_MAKE4(int, int)
+SHMEM_LINT_MAKE2(double, double)
+#undef SHMEM_LINT_MAKE2
+#undef SHMEM_LINT_MAKE4
+
+/* Kernel launches: clang lowers `k<<<g, b, s, st>>>(...)` to a call of one
+ * of these, depending on the CUDA version it assumes. */
+extern "C" int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
+                                           size_t sharedMem = 0,
+                                           cudaStream_t stream = 0);
+extern "C" cudaError_t cudaConfigureCall(dim3 gridSize, dim3 blockSize,
+                                         size_t sharedSize = 0,
+                                         cudaStream_t stream = 0);
+
+/* Host API, enough for the usual launch code around kernels. */
+extern "C" {
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       enum cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetLastError(void);
+const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem,
+                             cudaStream_t stream);
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
+}
+template <class T>
+static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
+  return cudaMalloc((void **)(void *)devPtr, size);
+}
+
+/* Barriers and warp primitives. Declarations only: the analysis knows them
+ * by name. */
+__device__ void __syncthreads(void);
+__device__ int __syncthreads_count(int predicate);
+__device__ int __syncthreads_and(int predicate);
+__device__ int __syncthreads_or(int predicate);
+__device__ void __syncwarp(unsigned mask = 0xffffffffu);
+__device__ void __barrier_sync(unsigned id);
+__device__ void __threadfence(void);
+__device__ void __threadfence_block(void);
+__device__ unsigned __activemask(void);
+__device__ int __all_sync(unsigned mask, int predicate);
+__device__ int __any_sync(unsigned mask, int predicate);
+__device__ unsigned __ballot_sync(unsigned mask, int predicate);
+__device__ unsigned __match_any_sync(unsigned mask, unsigned value);
+#define SHMEM_LINT_SHFL(T)                                                     \
+  __device__ T __shfl_sync(unsigned mask, T var, int srcLane,                  \
+                           int width = 32);                                    \
+  __device__ T __shfl_up_sync(unsigned mask, T var, unsigned delta,            \
+                              int width = 32);                                 \
+  __device__ T __shfl_down_sync(unsigned mask, T var, unsigned delta,          \
+                                int width = 32);                               \
+  __device__ T __shfl_xor_sync(unsigned mask, T var, int laneMask,             \
+                               int width = 32);
+SHMEM_LINT_SHFL(int)
+SHMEM_LINT_SHFL(unsigned)
+SHMEM_LINT_SHFL(float)
+SHMEM_LINT_SHFL(double)
+SHMEM_LINT_SHFL(long long)
+#undef SHMEM_LINT_SHFL
+
+#define SHMEM_LINT_ATOMIC(T)                                                   \
+  __device__ T atomicAdd(T *address, T val);                                   \
+  __device__ T atomicSub(T *address, T val);                                   \
+  __device__ T atomicExch(T *address, T val);                                  \
+  __device__ T atomicMin(T *address, T val);                                   \
+  __device__ T atomicMax(T *address, T val);                                   \
+  __device__ T atomicAnd(T *address, T val);                                   \
+  __device__ T atomicOr(T *address, T val);                                    \
+  __device__ T atomicXor(T *address, T val);                                   \
+  __device__ T atomicCAS(T *address, T compare, T val);
+SHMEM_LINT_ATOMIC(int)
+SHMEM_LINT_ATOMIC(unsigned int)
+SHMEM_LINT_ATOMIC(unsigned long long)
+#undef SHMEM_LINT_ATOMIC
+__device__ float atomicAdd(float *address, float val);
+__device__ double atomicAdd(double *address, double val);
+__device__ float atomicExch(float *address, float val);
+__device__ unsigned atomicInc(unsigned *address, unsigned val);
+__device__ unsigned atomicDec(unsigned *address, unsigned val);
+
+/* Arithmetic helpers kernels commonly call. */
+static __inline__ __host__ __device__ int min(int a, int b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ int max(int a, int b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ float fminf(float a, float b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ float fmaxf(float a, float b) { return a > b ? a : b; }
+__device__ float __expf(float);
+__device__ float expf(float);
+__device__ float sqrtf(float);
+__device__ float rsqrtf(float);
+__device__ float fabsf(float);
+__device__ float __fdividef(float, float);
+__device__ float __ldg(const float *);
+__device__ int __popc(unsigned);
+__device__ int __clz(int);
+__device__ int __ffs(int);
+__device__ unsigned __brev(unsigned);
+__device__ long long clock64(void);
+
+#endif /* SHMEM_LINT_CUDA_H */

@@ -1,0 +1,137 @@
+//===- KernelTrace.h - What one block of a kernel does to shared memory -*-===//
+//
+// The KernelWalker interprets a kernel body once, over every thread of one
+// block at the same time: each integer is a LaneValue (one affine form per
+// thread), each pointer into shared memory a base variable plus a per-thread
+// byte offset, and the set of threads executing a statement is a per-thread
+// mask refined at every branch (the branch condition is evaluated per
+// thread, as in clang's Consumed analysis splitting state at an `if`).
+// Joins after a branch select, per thread, the value of the side the thread
+// took; loops are run to a fixpoint over which variables stay uniform, with
+// induction variables expressed through an iteration-count unknown.
+// __device__ callees are walked at their call sites with the caller's
+// argument values, so shared pointers passed to helpers are seen in context.
+//
+// The result lists every shared-memory access and every barrier with the
+// per-thread facts the checks need; the checks decide what to report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_KERNELTRACE_H
+#define SHMEM_LINT_ANALYSIS_KERNELTRACE_H
+
+#include "AnalysisOptions.h"
+#include "LaneValue.h"
+#include "ThreadGeometry.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shmem {
+
+/// The uniform unknowns a kernel's values are expressed in.
+struct SymbolInfo {
+  enum Kind { Parameter, BlockIndex, GridSize, LoopIteration, Opaque };
+  Kind K = Opaque;
+  std::string Name; ///< As the user would write it ("ld", "blockIdx.x").
+  /// Values the unknown is known to take, when the analysis could work them
+  /// out (the iterations of a loop with constant bounds).
+  std::optional<std::vector<int64_t>> Values;
+  const clang::Stmt *Loop = nullptr; ///< For LoopIteration.
+};
+
+class SymbolTable {
+public:
+  SymbolId get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
+               std::string Name);
+  const SymbolInfo &info(SymbolId S) const { return Infos[S]; }
+  SymbolInfo &info(SymbolId S) { return Infos[S]; }
+  unsigned size() const { return Infos.size(); }
+
+private:
+  std::map<std::pair<const void *, unsigned>, SymbolId> Ids;
+  std::vector<SymbolInfo> Infos;
+};
+
+/// A pointer into memory: which shared variable, and the byte offset from
+/// its start in every thread.
+struct PointerValue {
+  const clang::ValueDecl *Base = nullptr; ///< Null: not known to be shared.
+  bool DynamicShared = false; ///< extern __shared__ (all alias one buffer).
+  LaneValue Offset;
+  bool isShared() const { return Base != nullptr; }
+};
+
+enum class AccessKind { Load, Store, Atomic };
+
+struct SharedAccess {
+  const clang::Expr *E = nullptr; ///< The lvalue accessed, or atomic call.
+  clang::SourceLocation Loc;
+  PointerValue Address;
+  AccessKind Kind = AccessKind::Load;
+  unsigned Width = 4; ///< Bytes.
+  clang::QualType Type;
+  /// 1 in the threads that execute the access. Exact unless ActiveApprox.
+  std::vector<char> Active;
+  bool ActiveApprox = false;
+  /// For stores: the value stored, when it is an integer.
+  std::optional<LaneValue> Stored;
+  bool Volatile = false;
+  /// __device__ call sites through which the access was reached, outermost
+  /// first (all in the kernel's own body for the first entry).
+  std::vector<const clang::CallExpr *> CallStack;
+  /// Loops around the access, outermost first (including those in callees).
+  std::vector<const clang::Stmt *> Loops;
+  unsigned Seq = 0; ///< Program order within the walk.
+};
+
+enum class BarrierKind { Block, Warp };
+
+struct BarrierEvent {
+  const clang::Expr *E = nullptr;
+  clang::SourceLocation Loc;
+  BarrierKind Kind = BarrierKind::Block;
+  /// __syncwarp's mask, when constant.
+  std::optional<uint32_t> WarpMask;
+  std::vector<char> Active;
+  bool ActiveApprox = false;
+  std::vector<const clang::CallExpr *> CallStack;
+  std::vector<const clang::Stmt *> Loops;
+  unsigned Seq = 0;
+};
+
+struct KernelTrace {
+  const clang::FunctionDecl *Kernel = nullptr;
+  ThreadGeometry Geometry{Dim3{}};
+  std::string GeometrySource; ///< "launch at k.cu:40", "assumed", ...
+  bool GeometryAssumed = false;
+  SymbolTable Symbols;
+  std::vector<SharedAccess> Accesses;
+  std::vector<BarrierEvent> Barriers;
+};
+
+/// A what-if layout: the innermost dimension of a 2-D shared array padded
+/// by PadElems elements (the fix-it the bank check evaluates).
+struct PaddingOverride {
+  const clang::VarDecl *Var = nullptr;
+  int64_t PadElems = 0;
+};
+
+/// Walk \p Kernel for one block of shape \p G.
+KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
+                        const ThreadGeometry &G, const AnalysisOptions &Opts,
+                        const PaddingOverride *Pad = nullptr);
+
+/// The barrier a call is, if any (by callee name, as CUDA code spells it).
+std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);
+
+} // namespace shmem
+
+#endif

@@ -1,0 +1,1629 @@
+//===- KernelWalker.cpp - Interpret a kernel over one block ---------------===//
+//
+// See KernelTrace.h for the model. The walker is a structured abstract
+// interpreter: it visits the body in program order once, splitting the
+// per-thread active mask at each branch and joining variable values after
+// it; loops are walked in a probe mode first to find which variables they
+// keep uniform.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTrace.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace shmem {
+
+SymbolId SymbolTable::get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
+                          std::string Name) {
+  auto [It, New] = Ids.try_emplace({Key, Sub}, Infos.size());
+  if (New) {
+    SymbolInfo I;
+    I.K = K;
+    I.Name = std::move(Name);
+    Infos.push_back(std::move(I));
+  }
+  return It->second;
+}
+
+static std::string calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    if (FD->getDeclName().isIdentifier())
+      return FD->getName().str();
+  return {};
+}
+
+std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
+  std::string N = calleeName(Call);
+  if (N == "__syncthreads" || N == "__syncthreads_count" ||
+      N == "__syncthreads_and" || N == "__syncthreads_or" ||
+      N == "__barrier_sync" || N == "__nvvm_bar_sync" || N == "__nvvm_bar0" ||
+      N == "__nvvm_bar0_popc" || N == "__nvvm_bar0_and" ||
+      N == "__nvvm_bar0_or" || N == "__nvvm_barrier_sync")
+    return BarrierKind::Block;
+  if (N == "__syncwarp" || N == "__nvvm_bar_warp_sync")
+    return BarrierKind::Warp;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXRecordDecl *RD = MC->getRecordDecl();
+    if (N == "sync" && RD) {
+      std::string R = RD->getName().str();
+      if (R == "thread_block" || R == "grid_group")
+        return BarrierKind::Block;
+      if (R == "thread_block_tile" || R == "coalesced_group" ||
+          R == "thread_group")
+        return R == "thread_group" ? BarrierKind::Block : BarrierKind::Warp;
+    }
+  }
+  // cg::sync(group)
+  if (N == "sync" && Call->getNumArgs() == 1) {
+    QualType T = Call->getArg(0)->getType().getNonReferenceType();
+    if (const auto *RD = T->getAsCXXRecordDecl()) {
+      std::string R = RD->getName().str();
+      if (R == "thread_block" || R == "grid_group")
+        return BarrierKind::Block;
+      if (R == "thread_block_tile" || R == "coalesced_group")
+        return BarrierKind::Warp;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// An integer or a pointer, as the walker computes it.
+struct Value {
+  LaneValue Int;
+  PointerValue Ptr;
+  bool IsPointer = false;
+
+  static Value integer(LaneValue V) {
+    Value R;
+    R.Int = std::move(V);
+    return R;
+  }
+  static Value pointer(PointerValue P) {
+    Value R;
+    R.Ptr = std::move(P);
+    R.IsPointer = true;
+    return R;
+  }
+};
+
+using Env = std::map<const VarDecl *, Value>;
+
+/// Variables a statement may modify (assigned, incremented, or whose
+/// address escapes).
+class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
+public:
+  std::set<const VarDecl *> Vars;
+  std::map<const VarDecl *, unsigned> Count;
+
+  static const VarDecl *varOf(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    return nullptr;
+  }
+  void note(const Expr *E) {
+    if (const VarDecl *V = varOf(E)) {
+      Vars.insert(V);
+      ++Count[V];
+    }
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      note(B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      note(U->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->isAssignmentOp() && C->getNumArgs() > 0)
+      note(C->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    // Non-const references passed to a call may be written.
+    if (const FunctionDecl *FD = C->getDirectCallee())
+      for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I)
+        if (FD->getParamDecl(I)->getType()->isReferenceType() &&
+            !FD->getParamDecl(I)->getType().getNonReferenceType().isConstQualified())
+          note(C->getArg(I));
+    return true;
+  }
+};
+
+class KernelWalker {
+public:
+  KernelWalker(ASTContext &Ctx, const ThreadGeometry &G,
+               const AnalysisOptions &Opts, KernelTrace &Trace,
+               const PaddingOverride *Pad)
+      : Ctx(Ctx), G(G), Opts(Opts), T(Trace), N(G.threads()), Pad(Pad) {
+    Active.assign(N, 1);
+  }
+
+  void walkKernel(const FunctionDecl *K) {
+    if (const Stmt *Body = K->getBody())
+      walkStmt(Body);
+  }
+
+private:
+  ASTContext &Ctx;
+  const ThreadGeometry &G;
+  const AnalysisOptions &Opts;
+  KernelTrace &T;
+  unsigned N;
+  const PaddingOverride *Pad;
+
+  Env Vars;
+  std::vector<char> Active;
+  bool ActiveApprox = false;
+  bool Recording = true;
+  unsigned Seq = 0;
+
+  // Threads that left the current function, loop iteration or loop.
+  struct ExitMasks {
+    std::vector<char> Returned, Continued, Broken;
+  };
+  std::vector<const CallExpr *> CallStack;
+  std::vector<const Stmt *> Loops;
+  std::vector<const FunctionDecl *> Inlining;
+  // Per inlined call: threads that returned, and the value they returned.
+  struct FrameState {
+    std::vector<char> Returned;
+    std::optional<Value> RetVal;
+    bool RetConsistent = true;
+  };
+  std::vector<FrameState> Frames;
+  // Per loop: threads that continued / broke out.
+  struct LoopState {
+    std::vector<char> Continued, Broken;
+  };
+  std::vector<LoopState> LoopStates;
+
+  //===--------------------------------------------------------------------===//
+  // Helpers
+  //===--------------------------------------------------------------------===//
+
+  LaneValue unknown(const std::string &Why) {
+    return LaneValue::unknown(N, Why);
+  }
+  LaneValue constant(int64_t V) { return LaneValue::constant(N, V); }
+
+  bool anyActive() const {
+    for (char A : Active)
+      if (A)
+        return true;
+    return false;
+  }
+
+  std::string exprText(const Expr *E) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+    bool Invalid = false;
+    StringRef Text =
+        Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+    if (Invalid || Text.empty() || Text.size() > 60)
+      return "expression";
+    return Text.str();
+  }
+
+  LaneValue opaqueUniform(const void *Key, unsigned Sub,
+                          const std::string &Name) {
+    return LaneValue::symbol(
+        N, T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name));
+  }
+
+  /// A non-affine result over uniform operands is uniform: name it.
+  LaneValue nameIfUniform(const Expr *E, const LaneValue &R,
+                          const LaneValue &A, const LaneValue &B) {
+    if (R.kind() == LaneValue::Kind::NonAffine && A.isUniform() &&
+        B.isUniform())
+      return opaqueUniform(E, 0, exprText(E));
+    return R;
+  }
+
+  LaneValue toType(LaneValue V, QualType Ty) {
+    Ty = Ty.getCanonicalType();
+    if (!Ty->isIntegralOrEnumerationType() || Ty->isBooleanType())
+      return Ty->isBooleanType() && V.isConcrete()
+                 ? LaneValue::apply(LaneValue::Op::NE, V, constant(0))
+                 : V;
+    unsigned Bits = Ctx.getTypeSize(Ty);
+    return V.truncate(Bits, Ty->isSignedIntegerOrEnumerationType());
+  }
+
+  std::optional<int64_t> constantOf(const Expr *E) {
+    if (E->isValueDependent() || E->isTypeDependent())
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (E->getType()->isIntegralOrEnumerationType() &&
+        E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // CUDA builtins
+  //===--------------------------------------------------------------------===//
+
+  /// threadIdx.x and friends, spelled as clang's builtin-variable property
+  /// (threadIdx.x) or as the NVVM intrinsic it lowers to.
+  std::optional<LaneValue> builtinVar(StringRef Var, StringRef Field,
+                                      const void *Key) {
+    unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
+    if (Axis == 3)
+      return std::nullopt;
+    if (Var == "threadIdx")
+      return G.threadIdx(Axis);
+    if (Var == "blockDim")
+      return G.blockDim(Axis);
+    if (Var == "blockIdx")
+      return LaneValue::symbol(
+          N, T.Symbols.get(&T.Symbols, 10 + Axis, SymbolInfo::BlockIndex,
+                           ("blockIdx." + Field).str()));
+    if (Var == "gridDim")
+      return LaneValue::symbol(
+          N, T.Symbols.get(&T.Symbols, 20 + Axis, SymbolInfo::GridSize,
+                           ("gridDim." + Field).str()));
+    return std::nullopt;
+  }
+
+  std::optional<LaneValue> nvvmSreg(StringRef Name) {
+    static const struct {
+      const char *Prefix;
+      const char *Var;
+    } Map[] = {{"__nvvm_read_ptx_sreg_tid_", "threadIdx"},
+               {"__nvvm_read_ptx_sreg_ntid_", "blockDim"},
+               {"__nvvm_read_ptx_sreg_ctaid_", "blockIdx"},
+               {"__nvvm_read_ptx_sreg_nctaid_", "gridDim"}};
+    for (const auto &M : Map)
+      if (Name.starts_with(M.Prefix))
+        return builtinVar(M.Var, Name.drop_front(strlen(M.Prefix)), nullptr);
+    if (Name == "__nvvm_read_ptx_sreg_laneid")
+      return G.laneId();
+    if (Name == "__nvvm_read_ptx_sreg_warpsize")
+      return constant(G.warpSize());
+    return std::nullopt;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Recording
+  //===--------------------------------------------------------------------===//
+
+  void recordAccess(const Expr *E, const PointerValue &P, AccessKind K,
+                    QualType Ty, std::optional<LaneValue> Stored = {}) {
+    if (!Recording || !P.isShared() || !anyActive())
+      return;
+    if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
+      return;
+    uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
+    if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
+      return;
+    SharedAccess A;
+    A.E = E;
+    A.Loc = E->getExprLoc();
+    A.Address = P;
+    A.Kind = K;
+    A.Width = Width;
+    A.Type = Ty;
+    A.Active = Active;
+    A.ActiveApprox = ActiveApprox;
+    A.Stored = std::move(Stored);
+    A.Volatile = Ty.isVolatileQualified();
+    A.CallStack = CallStack;
+    A.Loops = Loops;
+    A.Seq = Seq++;
+    T.Accesses.push_back(std::move(A));
+  }
+
+  void recordBarrier(const Expr *E, BarrierKind K,
+                     std::optional<uint32_t> Mask) {
+    if (!Recording)
+      return;
+    BarrierEvent B;
+    B.E = E;
+    B.Loc = E->getExprLoc();
+    B.Kind = K;
+    B.WarpMask = Mask;
+    B.Active = Active;
+    B.ActiveApprox = ActiveApprox;
+    B.CallStack = CallStack;
+    B.Loops = Loops;
+    B.Seq = Seq++;
+    T.Barriers.push_back(std::move(B));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Addresses
+  //===--------------------------------------------------------------------===//
+
+  static bool isSharedVar(const ValueDecl *D) {
+    return D && D->hasAttr<CUDASharedAttr>();
+  }
+
+  PointerValue notShared() { return PointerValue(); }
+
+  /// Under a padding what-if: the padded size of a row of the padded array
+  /// when \p RowTy is that array's row type.
+  std::optional<int64_t> paddedRowBytes(QualType RowTy) {
+    const auto *VT = Ctx.getAsConstantArrayType(Pad->Var->getType());
+    if (!VT)
+      return std::nullopt;
+    const auto *Row = Ctx.getAsConstantArrayType(VT->getElementType());
+    if (!Row || !Ctx.hasSameType(RowTy, VT->getElementType()))
+      return std::nullopt;
+    int64_t Elem = Ctx.getTypeSizeInChars(Row->getElementType()).getQuantity();
+    return (int64_t(Row->getSize().getZExtValue()) + Pad->PadElems) * Elem;
+  }
+
+  PointerValue sharedBase(const VarDecl *V) {
+    PointerValue P;
+    P.Base = V;
+    P.DynamicShared = V->hasExternalStorage() ||
+                      (V->getType()->isIncompleteArrayType());
+    P.Offset = constant(0);
+    return P;
+  }
+
+  PointerValue offsetBy(PointerValue P, const LaneValue &Index,
+                        QualType Elem) {
+    if (!P.isShared())
+      return P;
+    if (Elem.isNull() || Elem->isIncompleteType() || Elem->isDependentType()) {
+      P.Offset = unknown("element of unknown size");
+      return P;
+    }
+    int64_t Size = Ctx.getTypeSizeInChars(Elem).getQuantity();
+    P.Offset = P.Offset + Index * constant(Size);
+    return P;
+  }
+
+  /// The memory an lvalue designates.
+  PointerValue evalAddress(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      if (ICE->getCastKind() == CK_NoOp || ICE->getCastKind() == CK_LValueBitCast)
+        return evalAddress(ICE->getSubExpr());
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V)
+        return notShared();
+      if (isSharedVar(V))
+        return sharedBase(V);
+      // A reference bound to shared memory.
+      if (V->getType()->isReferenceType()) {
+        auto It = Vars.find(V);
+        if (It != Vars.end() && It->second.IsPointer)
+          return It->second.Ptr;
+      }
+      return notShared();
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = ASE->getBase();
+      const Expr *Idx = ASE->getIdx();
+      // `2[a]` is legal C; getBase() already normalises it.
+      Value P = eval(Base);
+      Value I = eval(Idx);
+      if (!P.IsPointer || !P.Ptr.isShared())
+        return notShared();
+      if (Pad && P.Ptr.Base == Pad->Var)
+        if (auto Row = paddedRowBytes(ASE->getType())) {
+          PointerValue Out = P.Ptr;
+          Out.Offset = Out.Offset +
+                       toType(I.Int, Idx->getType()) * constant(*Row);
+          return Out;
+        }
+      return offsetBy(P.Ptr, toType(I.Int, Idx->getType()), ASE->getType());
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      PointerValue P;
+      if (ME->isArrow()) {
+        Value B = eval(ME->getBase());
+        if (!B.IsPointer)
+          return notShared();
+        P = B.Ptr;
+      } else {
+        P = evalAddress(ME->getBase());
+      }
+      if (!P.isShared())
+        return P;
+      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!FD || FD->isBitField()) {
+        P.Offset = unknown("bit-field or non-field member");
+        return P;
+      }
+      const ASTRecordLayout &L = Ctx.getASTRecordLayout(FD->getParent());
+      int64_t Off = Ctx.toCharUnitsFromBits(L.getFieldOffset(FD->getFieldIndex()))
+                        .getQuantity();
+      P.Offset = P.Offset + constant(Off);
+      return P;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Deref) {
+        Value P = eval(UO->getSubExpr());
+        return P.IsPointer ? P.Ptr : notShared();
+      }
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      Value C = eval(CO->getCond());
+      PointerValue A = evalAddress(CO->getTrueExpr());
+      PointerValue B = evalAddress(CO->getFalseExpr());
+      if (A.Base && A.Base == B.Base) {
+        A.Offset = LaneValue::select(C.Int, A.Offset, B.Offset);
+        return A;
+      }
+      return notShared();
+    }
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      return evalAddress(MTE->getSubExpr());
+    // Anything else (calls returning references, ...) is evaluated for its
+    // effects only.
+    eval(E);
+    return notShared();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  Value evalInt(LaneValue V) { return Value::integer(std::move(V)); }
+
+  Value eval(const Expr *E) {
+    if (!E)
+      return evalInt(unknown("missing expression"));
+    E = E->IgnoreParens();
+
+    // Integer constant expressions: literals, enumerators, constexpr
+    // variables, sizeof, template arguments.
+    if (!isa<CallExpr>(E) && !E->HasSideEffects(Ctx))
+      if (auto C = constantOf(E))
+        return evalInt(constant(*C));
+
+    if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr>(E)) {
+      if (auto C = constantOf(E))
+        return evalInt(constant(*C));
+    }
+    if (isa<FloatingLiteral>(E))
+      return evalInt(unknown("floating-point value"));
+
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return evalDeclRef(DRE);
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      return evalCast(ICE, ICE->getSubExpr());
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+      return evalCast(CE, CE->getSubExpr());
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return evalUnary(UO);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return evalBinary(BO);
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      Value C = eval(CO->getCond());
+      std::vector<char> Saved = Active;
+      // Each side runs in the threads that pick it.
+      Value A = evalUnder(CO->getTrueExpr(), C.Int, true);
+      Value B = evalUnder(CO->getFalseExpr(), C.Int, false);
+      Active = Saved;
+      if (A.IsPointer && B.IsPointer) {
+        if (A.Ptr.Base && A.Ptr.Base == B.Ptr.Base) {
+          A.Ptr.Offset = LaneValue::select(C.Int, A.Ptr.Offset, B.Ptr.Offset);
+          return A;
+        }
+        return Value::pointer(PointerValue());
+      }
+      LaneValue R = LaneValue::select(C.Int, A.Int, B.Int);
+      if (R.kind() == LaneValue::Kind::NonAffine && C.Int.isUniform() &&
+          A.Int.isUniform() && B.Int.isUniform())
+        R = opaqueUniform(E, 0, exprText(E));
+      return evalInt(R);
+    }
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+      if (const auto *MP =
+              dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
+        if (const auto *Base =
+                dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
+          if (auto V = builtinVar(Base->getDecl()->getName(),
+                                  MP->getPropertyDecl()->getName(), nullptr))
+            return evalInt(*V);
+      return eval(PO->getResultExpr());
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return evalCall(CE);
+    if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+      return eval(S->getReplacement());
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return eval(D->getExpr());
+    if (const auto *D = dyn_cast<CXXDefaultInitExpr>(E))
+      return eval(D->getExpr());
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      return eval(EWC->getSubExpr());
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      return eval(MTE->getSubExpr());
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      return eval(BT->getSubExpr());
+    if (const auto *CE = dyn_cast<ConstantExpr>(E))
+      return eval(CE->getSubExpr());
+    if (isa<ArraySubscriptExpr, MemberExpr>(E)) {
+      // An lvalue used as such (e.g. an array member decaying later).
+      PointerValue P = evalAddress(E);
+      return Value::pointer(P);
+    }
+    // Anything else: evaluate the parts for their accesses.
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        eval(CE);
+    return evalInt(unknown("unsupported expression"));
+  }
+
+  Value evalUnder(const Expr *E, const LaneValue &Cond, bool Sense) {
+    std::vector<char> Saved = Active;
+    if (Cond.isConcrete())
+      for (unsigned I = 0; I < N; ++I)
+        Active[I] = Active[I] && (bool(Cond.constants()[I]) == Sense);
+    Value V = eval(E);
+    Active = Saved;
+    return V;
+  }
+
+  Value evalDeclRef(const DeclRefExpr *DRE) {
+    const ValueDecl *D = DRE->getDecl();
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(D))
+      return evalInt(constant(EC->getInitVal().getExtValue()));
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V)
+      return evalInt(unknown("reference to a function"));
+    if (V->getName() == "warpSize" && !V->isLocalVarDeclOrParm())
+      return evalInt(constant(G.warpSize()));
+    if (isSharedVar(V))
+      return Value::pointer(sharedBase(V));
+    auto It = Vars.find(V);
+    if (It != Vars.end())
+      return It->second;
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      // A kernel parameter: the same in every thread of the grid.
+      if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+        return Value::pointer(PointerValue());
+      return evalInt(LaneValue::symbol(
+          N, T.Symbols.get(P, 0, SymbolInfo::Parameter, P->getName().str())));
+    }
+    if (!V->isLocalVarDeclOrParm()) {
+      // __constant__ / __device__ globals and static constants: uniform.
+      if (V->getType()->isPointerType())
+        return Value::pointer(PointerValue());
+      return evalInt(opaqueUniform(V, 0, V->getName().str()));
+    }
+    return evalInt(unknown("'" + V->getName().str() + "' has no known value"));
+  }
+
+  /// A load through an lvalue: recorded when shared; its value is uniform
+  /// when every thread reads the same address.
+  Value evalLoad(const Expr *Whole, const Expr *LV) {
+    const Expr *Inner = LV->IgnoreParens();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Inner)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (V && !isSharedVar(V) && !V->getType()->isReferenceType())
+        return evalDeclRef(DRE);
+      if (V && V->getType()->isReferenceType() && !Vars.count(V))
+        return evalDeclRef(DRE);
+    }
+    PointerValue P = evalAddress(Inner);
+    QualType Ty = LV->getType();
+    if (P.isShared()) {
+      recordAccess(LV, P, AccessKind::Load, Ty);
+      if (Ty->isPointerType())
+        return Value::pointer(PointerValue());
+      if (P.Offset.isUniform() && !Ty.isVolatileQualified())
+        return evalInt(opaqueUniform(Whole, 1, exprText(LV)));
+      return evalInt(unknown("value loaded from shared memory"));
+    }
+    if (Ty->isPointerType())
+      return Value::pointer(PointerValue());
+    return evalInt(unknown("value loaded from memory"));
+  }
+
+  Value evalCast(const CastExpr *CE, const Expr *Sub) {
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue:
+      return evalLoad(CE, Sub);
+    case CK_ArrayToPointerDecay:
+      return Value::pointer(evalAddress(Sub));
+    case CK_FunctionToPointerDecay:
+    case CK_BuiltinFnToFnPtr:
+      return evalInt(unknown("function pointer"));
+    default:
+      break;
+    }
+    Value V = eval(Sub);
+    QualType To = CE->getType();
+    if (To->isPointerType() || To->isReferenceType()) {
+      if (V.IsPointer)
+        return V;
+      return Value::pointer(PointerValue());
+    }
+    if (V.IsPointer)
+      return evalInt(unknown("pointer converted to an integer"));
+    if (To->isIntegralOrEnumerationType())
+      return evalInt(toType(V.Int, To));
+    if (To->isRealFloatingType() && V.Int.isConcrete())
+      return V; // Integer-valued float: keep it for benign-store checks.
+    if (To->isVoidType())
+      return evalInt(unknown("void"));
+    return evalInt(unknown("non-integer value"));
+  }
+
+  /// The local variable an lvalue names, if it is one we track.
+  const VarDecl *trackedVar(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (V->isLocalVarDeclOrParm() && !isSharedVar(V) &&
+            !V->getType()->isReferenceType() && !V->getType()->isArrayType() &&
+            !V->getType()->isRecordType())
+          return V;
+    return nullptr;
+  }
+
+  /// Store \p NewV into the variable in the active threads only: inactive
+  /// threads keep their value (the branch they are in doesn't run).
+  void assignVar(const VarDecl *V, Value NewV) {
+    if (!NewV.IsPointer)
+      NewV.Int = toType(NewV.Int, V->getType());
+    auto It = Vars.find(V);
+    bool AllActive = std::all_of(Active.begin(), Active.end(),
+                                 [](char A) { return A; });
+    if (AllActive || It == Vars.end() || ActiveApprox) {
+      if (!AllActive && It != Vars.end() && ActiveApprox &&
+          !(It->second.Int == NewV.Int))
+        NewV = joinValues(It->second, NewV, nullptr, V, nullptr);
+      Vars[V] = std::move(NewV);
+      return;
+    }
+    std::vector<int64_t> Mask(Active.begin(), Active.end());
+    LaneValue Cond = LaneValue::perThread(std::move(Mask));
+    if (NewV.IsPointer || It->second.IsPointer) {
+      if (NewV.IsPointer && It->second.IsPointer &&
+          NewV.Ptr.Base == It->second.Ptr.Base && NewV.Ptr.Base) {
+        NewV.Ptr.Offset =
+            LaneValue::select(Cond, NewV.Ptr.Offset, It->second.Ptr.Offset);
+        Vars[V] = NewV;
+      } else {
+        Vars[V] = Value::pointer(PointerValue());
+      }
+      return;
+    }
+    Vars[V] = evalInt(LaneValue::select(Cond, NewV.Int, It->second.Int));
+  }
+
+  Value evalUnary(const UnaryOperator *UO) {
+    const Expr *Sub = UO->getSubExpr();
+    switch (UO->getOpcode()) {
+    case UO_AddrOf:
+      return Value::pointer(evalAddress(Sub));
+    case UO_Deref: {
+      PointerValue P = evalAddress(UO);
+      return Value::pointer(P);
+    }
+    case UO_Minus:
+      return evalInt(-eval(Sub).Int);
+    case UO_Plus:
+      return eval(Sub);
+    case UO_Not:
+      return evalInt(toType(eval(Sub).Int.bitNot(), UO->getType()));
+    case UO_LNot: {
+      Value V = eval(Sub);
+      if (V.IsPointer)
+        return evalInt(unknown("pointer test"));
+      LaneValue R = V.Int.logicalNot();
+      if (R.kind() == LaneValue::Kind::NonAffine && V.Int.isUniform())
+        R = opaqueUniform(UO, 0, exprText(UO));
+      return evalInt(R);
+    }
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      int64_t Delta = UO->isIncrementOp() ? 1 : -1;
+      if (const VarDecl *V = trackedVar(Sub)) {
+        Value Old = eval(Sub);
+        if (Old.IsPointer) {
+          PointerValue P = offsetBy(Old.Ptr, constant(Delta),
+                                    V->getType()->getPointeeType());
+          assignVar(V, Value::pointer(P));
+          return UO->isPrefix() ? Value::pointer(P) : Old;
+        }
+        Value New = evalInt(Old.Int + constant(Delta));
+        assignVar(V, New);
+        return UO->isPrefix() ? Vars[V] : Old;
+      }
+      PointerValue P = evalAddress(Sub);
+      if (P.isShared()) {
+        recordAccess(Sub, P, AccessKind::Load, Sub->getType());
+        recordAccess(Sub, P, AccessKind::Store, Sub->getType());
+      }
+      return evalInt(unknown("value in memory"));
+    }
+    default:
+      return eval(Sub);
+    }
+  }
+
+  static std::optional<LaneValue::Op> opOf(BinaryOperatorKind K) {
+    switch (K) {
+    case BO_Div: case BO_DivAssign: return LaneValue::Op::Div;
+    case BO_Rem: case BO_RemAssign: return LaneValue::Op::Rem;
+    case BO_Shl: case BO_ShlAssign: return LaneValue::Op::Shl;
+    case BO_Shr: case BO_ShrAssign: return LaneValue::Op::Shr;
+    case BO_And: case BO_AndAssign: return LaneValue::Op::And;
+    case BO_Or: case BO_OrAssign: return LaneValue::Op::Or;
+    case BO_Xor: case BO_XorAssign: return LaneValue::Op::Xor;
+    case BO_LT: return LaneValue::Op::LT;
+    case BO_LE: return LaneValue::Op::LE;
+    case BO_GT: return LaneValue::Op::GT;
+    case BO_GE: return LaneValue::Op::GE;
+    case BO_EQ: return LaneValue::Op::EQ;
+    case BO_NE: return LaneValue::Op::NE;
+    case BO_LAnd: return LaneValue::Op::LAnd;
+    case BO_LOr: return LaneValue::Op::LOr;
+    default: return std::nullopt;
+    }
+  }
+
+  /// L op R on integers, naming uniform non-affine results.
+  LaneValue arith(const Expr *E, BinaryOperatorKind K, const LaneValue &L,
+                  const LaneValue &R, QualType OperandTy) {
+    LaneValue Out;
+    switch (K) {
+    case BO_Add: case BO_AddAssign: Out = L + R; break;
+    case BO_Sub: case BO_SubAssign: Out = L - R; break;
+    case BO_Mul: case BO_MulAssign: Out = L * R; break;
+    default: {
+      auto Op = opOf(K);
+      if (!Op)
+        return unknown("unsupported operator");
+      // A power-of-two divisor or modulus of a non-negative affine value
+      // whose unknowns all have coefficients divisible by it splits off
+      // exactly: (c + m*k*s) / m == c / m + k*s.
+      Out = LaneValue::apply(*Op, L, R,
+                             OperandTy->isUnsignedIntegerOrEnumerationType());
+      if (Out.kind() == LaneValue::Kind::NonAffine)
+        Out = splitDivision(*Op, L, R, Out);
+      break;
+    }
+    }
+    return nameIfUniform(E, Out, L, R);
+  }
+
+  /// (C + sum a_k s_k) / m and % m when every a_k is a multiple of m and C
+  /// is non-negative: the unknowns pass through the division unchanged.
+  LaneValue splitDivision(LaneValue::Op Op, const LaneValue &L,
+                          const LaneValue &R, const LaneValue &Fallback) {
+    auto M = R.asConstant();
+    if (!M || *M <= 0 || !L.isAffine())
+      return Fallback;
+    for (int64_t C : L.constants())
+      if (C < 0)
+        return Fallback;
+    for (const auto &KV : L.coefficients())
+      for (int64_t A : KV.second)
+        if (A % *M != 0 || A < 0)
+          return Fallback;
+    // Symbols are assumed non-negative (indices, sizes and counters are).
+    LaneValue Conc = LaneValue::perThread(L.constants());
+    LaneValue MV = constant(*M);
+    if (Op == LaneValue::Op::Rem)
+      return LaneValue::apply(Op, Conc, MV);
+    if (Op != LaneValue::Op::Div && Op != LaneValue::Op::Shr)
+      return Fallback;
+    LaneValue Out = LaneValue::apply(Op, Conc, MV);
+    for (const auto &KV : L.coefficients()) {
+      std::vector<int64_t> Co(KV.second);
+      for (int64_t &A : Co)
+        A = Op == LaneValue::Op::Div ? A / *M : A >> *M;
+      Out = Out + LaneValue::perThread(Co) * LaneValue::symbol(N, KV.first);
+    }
+    return Out;
+  }
+
+  Value evalBinary(const BinaryOperator *BO) {
+    BinaryOperatorKind K = BO->getOpcode();
+    const Expr *LHS = BO->getLHS(), *RHS = BO->getRHS();
+    if (K == BO_Comma) {
+      eval(LHS);
+      return eval(RHS);
+    }
+    if (K == BO_Assign) {
+      Value R = eval(RHS);
+      if (const VarDecl *V = trackedVar(LHS)) {
+        assignVar(V, R);
+        return R;
+      }
+      PointerValue P = evalAddress(LHS);
+      if (P.isShared())
+        recordAccess(LHS, P, AccessKind::Store, LHS->getType(),
+                     R.IsPointer ? std::nullopt
+                                 : std::optional<LaneValue>(R.Int));
+      return R;
+    }
+    if (BO->isCompoundAssignmentOp()) {
+      Value R = eval(RHS);
+      if (const VarDecl *V = trackedVar(LHS)) {
+        Value Old = eval(LHS);
+        if (Old.IsPointer) {
+          LaneValue Idx = R.Int;
+          if (K == BO_SubAssign)
+            Idx = -Idx;
+          assignVar(V, Value::pointer(offsetBy(Old.Ptr, Idx,
+                                               V->getType()->getPointeeType())));
+          return Vars[V];
+        }
+        assignVar(V, evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType())));
+        return Vars[V];
+      }
+      PointerValue P = evalAddress(LHS);
+      if (P.isShared()) {
+        recordAccess(LHS, P, AccessKind::Load, LHS->getType());
+        recordAccess(LHS, P, AccessKind::Store, LHS->getType());
+      }
+      return evalInt(unknown("value in memory"));
+    }
+    if (K == BO_LAnd || K == BO_LOr) {
+      Value L = eval(LHS);
+      // The right side runs only where the left doesn't decide.
+      Value R = evalUnder(RHS, L.Int, K == BO_LAnd);
+      if (L.IsPointer || R.IsPointer)
+        return evalInt(unknown("pointer test"));
+      return evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));
+    }
+    Value L = eval(LHS);
+    Value R = eval(RHS);
+    if (L.IsPointer || R.IsPointer) {
+      if ((K == BO_Add || K == BO_Sub) && L.IsPointer && !R.IsPointer) {
+        LaneValue Idx = K == BO_Sub ? -R.Int : R.Int;
+        return Value::pointer(
+            offsetBy(L.Ptr, Idx, LHS->getType()->getPointeeType()));
+      }
+      if (K == BO_Add && R.IsPointer && !L.IsPointer)
+        return Value::pointer(
+            offsetBy(R.Ptr, L.Int, RHS->getType()->getPointeeType()));
+      if (K == BO_Sub && L.IsPointer && R.IsPointer && L.Ptr.Base &&
+          L.Ptr.Base == R.Ptr.Base) {
+        int64_t Size =
+            Ctx.getTypeSizeInChars(LHS->getType()->getPointeeType()).getQuantity();
+        return evalInt(LaneValue::apply(LaneValue::Op::Div,
+                                        L.Ptr.Offset - R.Ptr.Offset,
+                                        constant(Size ? Size : 1)));
+      }
+      return evalInt(unknown("pointer arithmetic"));
+    }
+    return evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Calls
+  //===--------------------------------------------------------------------===//
+
+  std::optional<LaneValue> cooperativeGroupsValue(const CallExpr *Call) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    if (!MC || !MC->getRecordDecl())
+      return std::nullopt;
+    std::string R = MC->getRecordDecl()->getName().str();
+    std::string M = calleeName(Call);
+    if (R == "thread_block" || R == "thread_group") {
+      if (M == "thread_rank")
+        return G.linearId();
+      if (M == "size" || M == "num_threads")
+        return constant(G.threads());
+    }
+    if (R == "thread_block_tile") {
+      unsigned Size = G.warpSize();
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
+              MC->getRecordDecl()))
+        if (Spec->getTemplateArgs().size() > 0 &&
+            Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+          Size = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+      if (Size == 0)
+        return std::nullopt;
+      if (M == "thread_rank")
+        return LaneValue::apply(LaneValue::Op::Rem, G.linearId(),
+                                constant(Size));
+      if (M == "meta_group_rank")
+        return LaneValue::apply(LaneValue::Op::Div, G.linearId(),
+                                constant(Size));
+      if (M == "size" || M == "num_threads")
+        return constant(Size);
+    }
+    return std::nullopt;
+  }
+
+  Value evalCall(const CallExpr *Call) {
+    std::string Name = calleeName(Call);
+    if (auto S = nvvmSreg(Name))
+      return evalInt(*S);
+    // threadIdx.x is a property whose getter is
+    // __cuda_builtin_threadIdx_t::__fetch_builtin_x().
+    if (StringRef(Name).starts_with("__fetch_builtin_"))
+      if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
+        if (const CXXRecordDecl *RD = MD->getParent()) {
+          StringRef Rec = RD->getName();
+          if (Rec.consume_front("__cuda_builtin_") && Rec.consume_back("_t"))
+            if (auto V = builtinVar(Rec, StringRef(Name).drop_front(16), nullptr))
+              return evalInt(*V);
+        }
+    if (auto V = cooperativeGroupsValue(Call)) {
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+        eval(MC->getImplicitObjectArgument());
+      return evalInt(*V);
+    }
+
+    if (auto BK = barrierKindOf(Call)) {
+      for (const Expr *A : Call->arguments())
+        eval(A);
+      std::optional<uint32_t> Mask;
+      if (*BK == BarrierKind::Warp && Name == "__syncwarp") {
+        if (Call->getNumArgs() == 0)
+          Mask = 0xffffffffu;
+        else if (auto C = constantOf(Call->getArg(0)))
+          Mask = uint32_t(*C);
+      } else if (*BK == BarrierKind::Warp) {
+        Mask = 0xffffffffu;
+      }
+      recordBarrier(Call, *BK, Mask);
+      // __syncthreads_count/_and/_or return the same value in every thread.
+      return evalInt(opaqueUniform(Call, 0, exprText(Call)));
+    }
+
+    if (Name == "min" || Name == "max" || Name == "umin" || Name == "umax" ||
+        Name == "__nv_min" || Name == "__nv_max") {
+      if (Call->getNumArgs() == 2) {
+        LaneValue A = eval(Call->getArg(0)).Int, B = eval(Call->getArg(1)).Int;
+        LaneValue R = LaneValue::apply(
+            Name.find("min") != std::string::npos ? LaneValue::Op::Min
+                                                  : LaneValue::Op::Max,
+            A, B);
+        return evalInt(nameIfUniform(Call, R, A, B));
+      }
+    }
+
+    if (StringRef(Name).starts_with("atomic") && Call->getNumArgs() >= 1) {
+      Value P = eval(Call->getArg(0));
+      for (unsigned I = 1; I < Call->getNumArgs(); ++I)
+        eval(Call->getArg(I));
+      if (P.IsPointer && P.Ptr.isShared())
+        recordAccess(Call, P.Ptr, AccessKind::Atomic,
+                     Call->getArg(0)->getType()->getPointeeType());
+      return evalInt(unknown("result of an atomic"));
+    }
+
+    if (Name == "__shfl_sync" && Call->getNumArgs() >= 3) {
+      eval(Call->getArg(0));
+      Value V = eval(Call->getArg(1));
+      Value Src = eval(Call->getArg(2));
+      auto Lane = Src.Int.asConstant();
+      // From a constant source lane every lane of a warp gets one value.
+      if (Lane && V.Int.isConcrete()) {
+        std::vector<int64_t> Out(N);
+        for (unsigned I = 0; I < N; ++I) {
+          unsigned From = (I / G.warpSize()) * G.warpSize() +
+                          unsigned(*Lane) % G.warpSize();
+          Out[I] = From < N ? V.Int.constants()[From] : 0;
+        }
+        return evalInt(LaneValue::perThread(std::move(Out)));
+      }
+      if (V.Int.isUniform())
+        return V;
+      return evalInt(unknown("value shuffled between lanes"));
+    }
+
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (FD && !isa<CXXOperatorCallExpr>(Call)) {
+      const FunctionDecl *Def = nullptr;
+      if (FD->hasBody(Def) && Def && !Ctx.getSourceManager().isInSystemHeader(
+                                        Def->getLocation()))
+        return inlineCall(Call, Def);
+    }
+
+    // Unknown callee: evaluate the arguments for their accesses; a pointer
+    // into shared memory handed to it is left alone (no claim).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      eval(MC->getImplicitObjectArgument());
+    bool AllUniform = true;
+    for (const Expr *A : Call->arguments()) {
+      Value V = eval(A);
+      if (V.IsPointer || !V.Int.isUniform())
+        AllUniform = false;
+    }
+    // A pure math function of uniform arguments is uniform; we can't know
+    // purity, so only name well-known ones.
+    if (AllUniform && (Name == "__popc" || Name == "__clz" || Name == "__ffs" ||
+                       Name == "abs" || Name == "__brev"))
+      return evalInt(opaqueUniform(Call, 0, exprText(Call)));
+    return evalInt(unknown("result of a call to '" +
+                           (Name.empty() ? std::string("function") : Name) +
+                           "'"));
+  }
+
+  Value inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
+    // Arguments are evaluated in the caller.
+    std::vector<Value> Args;
+    unsigned Offset = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+      const Expr *A = Call->getArg(I);
+      const ParmVarDecl *P =
+          I - Offset < Def->getNumParams() ? Def->getParamDecl(I - Offset)
+                                           : nullptr;
+      if (P && P->getType()->isReferenceType())
+        Args.push_back(Value::pointer(evalAddress(A)));
+      else
+        Args.push_back(eval(A));
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      eval(MC->getImplicitObjectArgument());
+    if (Inlining.size() >= Opts.InlineDepth ||
+        std::find(Inlining.begin(), Inlining.end(), Def) != Inlining.end())
+      return evalInt(unknown("call too deep to follow"));
+
+    Env Saved = std::move(Vars);
+    Vars.clear();
+    for (unsigned I = 0; I < Args.size() && I < Def->getNumParams(); ++I)
+      Vars[Def->getParamDecl(I)] = Args[I];
+    Inlining.push_back(Def);
+    CallStack.push_back(Call);
+    Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
+    std::vector<char> EntryActive = Active;
+    walkStmt(Def->getBody());
+    FrameState F = std::move(Frames.back());
+    Frames.pop_back();
+    CallStack.pop_back();
+    Inlining.pop_back();
+    // Threads that returned rejoin the caller.
+    Active = EntryActive;
+    Vars = std::move(Saved);
+    if (F.RetVal && F.RetConsistent)
+      return *F.RetVal;
+    if (Def->getReturnType()->isPointerType())
+      return Value::pointer(PointerValue());
+    return evalInt(unknown("result of '" + Def->getNameAsString() + "'"));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Statements
+  //===--------------------------------------------------------------------===//
+
+  static bool sameValue(const Value &A, const Value &B) {
+    if (A.IsPointer != B.IsPointer)
+      return false;
+    if (A.IsPointer)
+      return A.Ptr.Base == B.Ptr.Base && A.Ptr.Offset == B.Ptr.Offset;
+    return A.Int == B.Int;
+  }
+
+  /// The value of a variable after a branch: per thread, the side it took
+  /// (exact when the condition is known per thread), else a fresh uniform
+  /// unknown when both sides are uniform, else unknown.
+  Value joinValues(const Value &A, const Value &B, const LaneValue *Cond,
+                   const VarDecl *V, const Stmt *At) {
+    if (sameValue(A, B))
+      return A;
+    if (A.IsPointer || B.IsPointer) {
+      if (A.IsPointer && B.IsPointer && A.Ptr.Base && A.Ptr.Base == B.Ptr.Base &&
+          Cond && Cond->isConcrete()) {
+        Value R = A;
+        R.Ptr.Offset = LaneValue::select(*Cond, A.Ptr.Offset, B.Ptr.Offset);
+        return R;
+      }
+      return Value::pointer(PointerValue());
+    }
+    if (Cond && Cond->isConcrete())
+      return evalInt(LaneValue::select(*Cond, A.Int, B.Int));
+    if (A.Int.isUniform() && B.Int.isUniform() && (!Cond || Cond->isUniform()))
+      return evalInt(opaqueUniform(At ? (const void *)At : (const void *)V,
+                                   V ? 1000 + unsigned(uintptr_t(V) % 997) : 0,
+                                   V ? V->getName().str() : "value"));
+    return evalInt(unknown("'" + (V ? V->getName().str() : std::string("value")) +
+                           "' differs between threads after a branch"));
+  }
+
+  void joinEnvs(const Env &Then, const Env &Else, const LaneValue &Cond,
+                const Stmt *At) {
+    Env Out;
+    for (const auto &KV : Then) {
+      auto It = Else.find(KV.first);
+      if (It == Else.end())
+        continue; // Declared inside one branch: out of scope.
+      Out[KV.first] = joinValues(KV.second, It->second, &Cond, KV.first, At);
+    }
+    Vars = std::move(Out);
+  }
+
+  void walkStmt(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body())
+        walkStmt(C);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          walkVarDecl(V);
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return walkIf(If);
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      return walkLoop(S);
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      return walkReturn(R);
+    if (isa<ContinueStmt>(S) || isa<BreakStmt>(S)) {
+      if (!LoopStates.empty()) {
+        auto &Mask = isa<ContinueStmt>(S) ? LoopStates.back().Continued
+                                          : LoopStates.back().Broken;
+        for (unsigned I = 0; I < N; ++I)
+          if (Active[I])
+            Mask[I] = 1;
+      }
+      std::fill(Active.begin(), Active.end(), 0);
+      return;
+    }
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      return walkSwitch(Sw);
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      eval(E);
+      return;
+    }
+    if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+      std::string Text = A->getAsmString();
+      if (Text.find("bar.sync") != std::string::npos ||
+          Text.find("barrier.sync") != std::string::npos ||
+          Text.find("bar.red") != std::string::npos) {
+        // Recorded against the asm statement; the barrier check reads it
+        // from its own CFG walk too.
+        if (Recording) {
+          BarrierEvent B;
+          B.Loc = A->getAsmLoc();
+          B.Kind = BarrierKind::Block;
+          B.Active = Active;
+          B.ActiveApprox = ActiveApprox;
+          B.CallStack = CallStack;
+          B.Loops = Loops;
+          B.Seq = Seq++;
+          T.Barriers.push_back(std::move(B));
+        }
+      }
+      return;
+    }
+    if (const auto *L = dyn_cast<LabelStmt>(S))
+      return walkStmt(L->getSubStmt());
+    if (const auto *AS = dyn_cast<AttributedStmt>(S))
+      return walkStmt(AS->getSubStmt());
+    if (isa<GotoStmt>(S)) {
+      // Unstructured: threads jumping are no longer tracked here.
+      ActiveApprox = true;
+      return;
+    }
+    for (const Stmt *C : S->children())
+      walkStmt(C);
+  }
+
+  void walkVarDecl(const VarDecl *V) {
+    if (isSharedVar(V) || V->isStaticLocal())
+      return;
+    if (V->getType()->isRecordType() || V->getType()->isArrayType()) {
+      if (const Expr *Init = V->getInit())
+        eval(Init);
+      return;
+    }
+    if (const Expr *Init = V->getInit()) {
+      if (V->getType()->isReferenceType()) {
+        Vars[V] = Value::pointer(evalAddress(Init));
+        return;
+      }
+      Value Val = eval(Init);
+      if (!Val.IsPointer)
+        Val.Int = toType(Val.Int, V->getType());
+      Vars[V] = Val;
+    } else {
+      Vars[V] = evalInt(unknown("'" + V->getName().str() + "' is uninitialised"));
+    }
+  }
+
+  void walkReturn(const ReturnStmt *R) {
+    if (const Expr *E = R->getRetValue()) {
+      Value V = eval(E);
+      if (!Frames.empty()) {
+        FrameState &F = Frames.back();
+        if (!F.RetVal)
+          F.RetVal = V;
+        else if (!sameValue(*F.RetVal, V))
+          F.RetConsistent = false;
+      }
+    }
+    if (!Frames.empty())
+      for (unsigned I = 0; I < N; ++I)
+        if (Active[I])
+          Frames.back().Returned[I] = 1;
+    std::fill(Active.begin(), Active.end(), 0);
+  }
+
+  void walkIf(const IfStmt *If) {
+    if (const Stmt *Init = If->getInit())
+      walkStmt(Init);
+    if (const VarDecl *CV = If->getConditionVariable())
+      walkVarDecl(CV);
+    LaneValue Cond = eval(If->getCond()).Int;
+    std::vector<char> Entry = Active;
+    bool EntryApprox = ActiveApprox;
+    Env EntryVars = Vars;
+
+    auto Narrow = [&](bool Sense) {
+      Active = Entry;
+      ActiveApprox = EntryApprox;
+      if (Cond.isConcrete()) {
+        for (unsigned I = 0; I < N; ++I)
+          Active[I] = Active[I] && (bool(Cond.constants()[I]) == Sense);
+      } else if (!Cond.isUniform()) {
+        // Thread-dependent but not computable: some subset runs the branch.
+        ActiveApprox = true;
+      }
+    };
+
+    Narrow(true);
+    Vars = EntryVars;
+    walkStmt(If->getThen());
+    std::vector<char> ThenActive = Active;
+    bool ThenApprox = ActiveApprox;
+    Env ThenVars = std::move(Vars);
+
+    Narrow(false);
+    Vars = EntryVars;
+    if (If->getElse())
+      walkStmt(If->getElse());
+    std::vector<char> ElseActive = Active;
+    bool ElseApprox = ActiveApprox;
+
+    // Threads that reach the join: those still active on either side.
+    if (Cond.isConcrete()) {
+      for (unsigned I = 0; I < N; ++I)
+        Active[I] = ThenActive[I] || ElseActive[I];
+    } else {
+      // Uniform or unknown condition: every thread took one side or the
+      // other; a thread is active after if either side kept it.
+      for (unsigned I = 0; I < N; ++I)
+        Active[I] = ThenActive[I] || ElseActive[I];
+    }
+    ActiveApprox = ThenApprox || ElseApprox;
+    Env ElseVars = std::move(Vars);
+    joinEnvs(ThenVars, ElseVars, Cond, If);
+  }
+
+  void walkSwitch(const SwitchStmt *Sw) {
+    if (const Stmt *Init = Sw->getInit())
+      walkStmt(Init);
+    LaneValue Cond = eval(Sw->getCond()).Int;
+    bool Saved = ActiveApprox;
+    if (!Cond.isUniform())
+      ActiveApprox = true;
+    // Case bodies are walked in order as straight-line code with every
+    // thread possibly active: values assigned inside become unknown unless
+    // uniform.
+    Env Entry = Vars;
+    std::vector<char> EntryActive = Active;
+    LoopStates.push_back(LoopState{std::vector<char>(N, 0), std::vector<char>(N, 0)});
+    walkStmt(Sw->getBody());
+    LoopStates.pop_back();
+    Env After = Vars;
+    LaneValue Unk = unknown("switch");
+    joinEnvs(Entry, After, Unk, Sw);
+    Active = EntryActive;
+    ActiveApprox = Saved || !Cond.isUniform();
+  }
+
+  /// `V += S`, `V++`, `V = V + S`, ...: the loop-invariant step, if the
+  /// statement is an additive update of V.
+  std::optional<LaneValue> additiveStep(const Expr *E, const VarDecl *V,
+                                        const std::set<const VarDecl *> &Mod) {
+    E = E->IgnoreParenImpCasts();
+    auto IsV = [&](const Expr *X) {
+      return ModifiedVars::varOf(X) == V;
+    };
+    auto Invariant = [&](const Expr *X) -> std::optional<LaneValue> {
+      ModifiedVars Uses;
+      // Reuse the visitor to collect references: any modified variable in
+      // the step makes it vary between iterations.
+      class Refs : public RecursiveASTVisitor<Refs> {
+      public:
+        std::set<const VarDecl *> R;
+        bool VisitDeclRefExpr(DeclRefExpr *D) {
+          if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+            R.insert(VD);
+          return true;
+        }
+      } Rf;
+      Rf.TraverseStmt(const_cast<Expr *>(X));
+      for (const VarDecl *D : Rf.R)
+        if (Mod.count(D))
+          return std::nullopt;
+      bool SavedRec = Recording;
+      Recording = false;
+      LaneValue S = eval(X).Int;
+      Recording = SavedRec;
+      if (!S.isAffine())
+        return std::nullopt;
+      return S;
+    };
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->isIncrementDecrementOp() && IsV(U->getSubExpr()))
+        return constant(U->isIncrementOp() ? 1 : -1);
+      return std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (!IsV(B->getLHS()))
+        return std::nullopt;
+      if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) {
+        auto S = Invariant(B->getRHS());
+        if (S && B->getOpcode() == BO_SubAssign)
+          S = -*S;
+        return S;
+      }
+      if (B->getOpcode() == BO_Assign) {
+        const auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+        if (R && (R->getOpcode() == BO_Add || R->getOpcode() == BO_Sub)) {
+          if (IsV(R->getLHS())) {
+            auto S = Invariant(R->getRHS());
+            if (S && R->getOpcode() == BO_Sub)
+              S = -*S;
+            return S;
+          }
+          if (R->getOpcode() == BO_Add && IsV(R->getRHS()))
+            return Invariant(R->getLHS());
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// The values a uniform loop variable takes, when its start, update and
+  /// bound are constants (`for (s = 128; s > 0; s >>= 1)`).
+  std::optional<std::vector<int64_t>>
+  simulateLoop(const VarDecl *V, const Expr *Cond, const Expr *Inc) {
+    auto It = Vars.find(V);
+    if (!Cond || !Inc || It == Vars.end() || It->second.IsPointer)
+      return std::nullopt;
+    auto Start = It->second.Int.asConstant();
+    if (!Start)
+      return std::nullopt;
+    std::vector<int64_t> Seen;
+    bool SavedRec = Recording;
+    Recording = false;
+    Env SavedVars = Vars;
+    std::vector<char> SavedActive = Active;
+    int64_t Cur = *Start;
+    bool Ok = false;
+    for (unsigned Step = 0; Step < 4096; ++Step) {
+      Vars[V] = evalInt(constant(Cur));
+      auto C = eval(Cond).Int.asConstant();
+      if (!C)
+        break;
+      if (!*C) {
+        Ok = true;
+        break;
+      }
+      Seen.push_back(Cur);
+      eval(Inc);
+      auto Next = Vars[V].IsPointer ? std::nullopt : Vars[V].Int.asConstant();
+      if (!Next)
+        break;
+      Cur = *Next;
+    }
+    Vars = std::move(SavedVars);
+    Active = std::move(SavedActive);
+    Recording = SavedRec;
+    if (!Ok)
+      return std::nullopt;
+    return Seen;
+  }
+
+  void walkLoop(const Stmt *L) {
+    const Stmt *Body = nullptr;
+    const Expr *Cond = nullptr, *Inc = nullptr;
+    if (const auto *F = dyn_cast<ForStmt>(L)) {
+      walkStmt(F->getInit());
+      if (const VarDecl *CV = F->getConditionVariable())
+        walkVarDecl(CV);
+      Body = F->getBody();
+      Cond = F->getCond();
+      Inc = F->getInc();
+    } else if (const auto *W = dyn_cast<WhileStmt>(L)) {
+      Body = W->getBody();
+      Cond = W->getCond();
+    } else if (const auto *D = dyn_cast<DoStmt>(L)) {
+      Body = D->getBody();
+      Cond = D->getCond();
+    } else if (const auto *R = dyn_cast<CXXForRangeStmt>(L)) {
+      walkStmt(R->getRangeStmt());
+      walkStmt(R->getBeginStmt());
+      walkStmt(R->getEndStmt());
+      Body = R->getBody();
+      walkStmt(R->getLoopVarStmt());
+    }
+
+    ModifiedVars Mod;
+    Mod.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Inc)
+      Mod.TraverseStmt(const_cast<Expr *>(Inc));
+    if (Cond)
+      Mod.TraverseStmt(const_cast<Expr *>(Cond));
+
+    SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
+                                  "iteration of the loop at line " +
+                                      std::to_string(lineOf(L)));
+    T.Symbols.info(Iter).Loop = L;
+    LaneValue IterV = LaneValue::symbol(N, Iter);
+
+    // Values of the modified variables at the top of an iteration.
+    Env Entry = Vars;
+    std::vector<const VarDecl *> Others;
+    for (const VarDecl *V : Mod.Vars) {
+      auto It = Vars.find(V);
+      if (It == Vars.end())
+        continue; // Declared inside the loop.
+      std::optional<LaneValue> Step;
+      if (Inc && Mod.Count[V] == 1)
+        Step = additiveStep(Inc, V, Mod.Vars);
+      if (Step && !It->second.IsPointer) {
+        LaneValue Start = It->second.Int;
+        LaneValue At = Start + *Step * IterV;
+        if (!At.isAffine() && Start.isUniform() && Step->isUniform())
+          At = opaqueUniform(L, 1 + unsigned(uintptr_t(V) % 997), V->getName().str());
+        if (auto Seq = simulateLoop(V, Cond, Inc)) {
+          // Constant bounds: the iteration count takes known values.
+          std::vector<int64_t> Iters(Seq->size());
+          for (unsigned I = 0; I < Iters.size(); ++I)
+            Iters[I] = I;
+          T.Symbols.info(Iter).Values = Iters;
+        }
+        Vars[V] = evalInt(toType(At, V->getType()));
+        continue;
+      }
+      if (Step && It->second.IsPointer) {
+        PointerValue P = It->second.Ptr;
+        if (P.isShared())
+          P = offsetBy(P, *Step * IterV, V->getType()->getPointeeType());
+        Vars[V] = Value::pointer(P);
+        continue;
+      }
+      Others.push_back(V);
+    }
+    // Other modified variables: assume uniform if they start uniform, check
+    // that by walking the body once without recording, else unknown.
+    for (const VarDecl *V : Others) {
+      const Value &Start = Vars[V];
+      if (!Start.IsPointer && Start.Int.isUniform()) {
+        SymbolId S = T.Symbols.get(L, 2000 + unsigned(uintptr_t(V) % 100003),
+                                   SymbolInfo::Opaque, V->getName().str());
+        if (auto Seq = simulateLoop(V, Cond, Inc))
+          T.Symbols.info(S).Values = *Seq;
+        Vars[V] = evalInt(LaneValue::symbol(N, S));
+      } else {
+        Vars[V] = Start.IsPointer
+                      ? Value::pointer(PointerValue())
+                      : evalInt(unknown("'" + V->getName().str() +
+                                        "' changes across loop iterations"));
+      }
+    }
+    if (!Others.empty()) {
+      Env Assumed = Vars;
+      std::vector<char> SavedActive = Active;
+      bool SavedApprox = ActiveApprox, SavedRec = Recording;
+      unsigned SavedSeq = Seq;
+      Recording = false;
+      walkLoopIteration(L, Body, Cond, Inc);
+      Recording = SavedRec;
+      Seq = SavedSeq;
+      Env After = Vars;
+      Vars = Assumed;
+      Active = SavedActive;
+      ActiveApprox = SavedApprox;
+      for (const VarDecl *V : Others) {
+        auto It = After.find(V);
+        if (It == After.end() || It->second.IsPointer ||
+            !It->second.Int.isUniform())
+          Vars[V] = evalInt(unknown("'" + V->getName().str() +
+                                    "' changes across loop iterations"));
+      }
+    }
+
+    Env InLoop = Vars;
+    std::vector<char> EntryActive = Active;
+    bool EntryApprox = ActiveApprox;
+    walkLoopIteration(L, Body, Cond, Inc);
+    // After the loop: the threads that entered it (less those that
+    // returned), with the modified variables no longer known per iteration.
+    Active = EntryActive;
+    ActiveApprox = EntryApprox;
+    if (!Frames.empty())
+      for (unsigned I = 0; I < N; ++I)
+        if (Frames.back().Returned[I])
+          Active[I] = 0;
+    Env Out = Entry;
+    for (const VarDecl *V : Mod.Vars) {
+      auto It = Out.find(V);
+      if (It == Out.end())
+        continue;
+      const Value &InBody = InLoop[V];
+      if (!InBody.IsPointer && InBody.Int.isUniform() && It->second.Int.isUniform())
+        Out[V] = evalInt(opaqueUniform(L, 500000 + unsigned(uintptr_t(V) % 100003),
+                                       V->getName().str()));
+      else
+        Out[V] = InBody.IsPointer
+                     ? Value::pointer(PointerValue())
+                     : evalInt(unknown("'" + V->getName().str() +
+                                       "' after a loop"));
+    }
+    // Variables declared before the loop but not modified keep their value.
+    Vars = std::move(Out);
+  }
+
+  void walkLoopIteration(const Stmt *L, const Stmt *Body, const Expr *Cond,
+                         const Expr *Inc) {
+    Loops.push_back(L);
+    LoopStates.push_back(LoopState{std::vector<char>(N, 0), std::vector<char>(N, 0)});
+    bool IsDo = isa<DoStmt>(L);
+    if (Cond && !IsDo) {
+      LaneValue C = eval(Cond).Int;
+      if (C.isConcrete()) {
+        for (unsigned I = 0; I < N; ++I)
+          Active[I] = Active[I] && C.constants()[I];
+      } else if (!C.isUniform()) {
+        // Trip count varies by thread in a way we can't compute: some
+        // threads may have left. Accesses still count every entering thread.
+        ActiveApprox = ActiveApprox || C.isUnknown();
+      }
+    }
+    walkStmt(Body);
+    for (unsigned I = 0; I < N; ++I)
+      if (LoopStates.back().Continued[I] && !LoopStates.back().Broken[I])
+        Active[I] = 1;
+    if (Inc)
+      eval(Inc);
+    if (Cond && IsDo)
+      eval(Cond);
+    LoopStates.pop_back();
+    Loops.pop_back();
+  }
+
+  unsigned lineOf(const Stmt *S) {
+    return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+  }
+};
+
+} // namespace
+
+KernelTrace traceKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
+                        const ThreadGeometry &G, const AnalysisOptions &Opts,
+                        const PaddingOverride *Pad) {
+  KernelTrace T;
+  T.Kernel = Kernel;
+  T.Geometry = G;
+  KernelWalker W(Ctx, G, Opts, T, Pad);
+  W.walkKernel(Kernel);
+  return T;
+}
+
+} // namespace shmem

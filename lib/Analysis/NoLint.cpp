@@ -1,0 +1,82 @@
+//===- NoLint.cpp ---------------------------------------------------------===//
+
+#include "NoLint.h"
+
+namespace shmem {
+
+bool globMatches(llvm::StringRef Glob, llvm::StringRef Name) {
+  Glob = Glob.trim();
+  if (Glob.empty())
+    return false;
+  size_t Star = Glob.find('*');
+  if (Star == llvm::StringRef::npos)
+    return Glob == Name;
+  llvm::StringRef Prefix = Glob.substr(0, Star);
+  llvm::StringRef Rest = Glob.substr(Star + 1);
+  if (!Name.starts_with(Prefix))
+    return false;
+  Name = Name.drop_front(Prefix.size());
+  if (Rest.empty())
+    return true;
+  for (size_t I = 0; I <= Name.size(); ++I)
+    if (globMatches(Rest, Name.substr(I)))
+      return true;
+  return false;
+}
+
+bool noLintCovers(llvm::StringRef Line, llvm::StringRef Marker,
+                  llvm::StringRef Check) {
+  size_t Pos = 0;
+  while ((Pos = Line.find(Marker, Pos)) != llvm::StringRef::npos) {
+    llvm::StringRef After = Line.substr(Pos + Marker.size());
+    Pos += Marker.size();
+    // NOLINT must not match the start of NOLINTNEXTLINE.
+    if (Marker == "NOLINT" && After.starts_with("NEXTLINE"))
+      continue;
+    if (Marker == "NOLINT" && After.starts_with("BEGIN"))
+      continue;
+    if (Marker == "NOLINT" && After.starts_with("END"))
+      continue;
+    if (!After.starts_with("("))
+      return true;
+    size_t Close = After.find(')');
+    if (Close == llvm::StringRef::npos)
+      return true;
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    After.substr(1, Close - 1).split(Parts, ',');
+    for (llvm::StringRef P : Parts)
+      if (globMatches(P, Check))
+        return true;
+  }
+  return false;
+}
+
+static llvm::StringRef lineAt(const clang::SourceManager &SM, clang::FileID F,
+                              unsigned Line) {
+  bool Invalid = false;
+  llvm::StringRef Buf = SM.getBufferData(F, &Invalid);
+  if (Invalid || Line == 0)
+    return {};
+  clang::SourceLocation Start = SM.translateLineCol(F, Line, 1);
+  if (Start.isInvalid())
+    return {};
+  unsigned Off = SM.getFileOffset(Start);
+  llvm::StringRef Rest = Buf.substr(Off);
+  return Rest.substr(0, Rest.find('\n'));
+}
+
+bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
+                  llvm::StringRef Check) {
+  if (Loc.isInvalid())
+    return false;
+  clang::SourceLocation L = SM.getFileLoc(Loc);
+  clang::FileID F = SM.getFileID(L);
+  unsigned Line = SM.getSpellingLineNumber(L);
+  if (noLintCovers(lineAt(SM, F, Line), "NOLINT", Check))
+    return true;
+  if (Line > 1 && noLintCovers(lineAt(SM, F, Line - 1), "NOLINTNEXTLINE", Check))
+    return true;
+  return false;
+}
+
+} // namespace shmem

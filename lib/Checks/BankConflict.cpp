@@ -1,0 +1,430 @@
+//===- BankConflict.cpp - shmem-bank-conflict -----------------------------===//
+//
+// For every shared access of a kernel trace and every warp of the block:
+// the byte address of each active lane goes through the BankModel. Unknowns
+// whose coefficients are the same in every lane only shift the warp's
+// addresses and cannot change the degree, so they are set to zero. Unknowns
+// with lane-dependent coefficients (`tile[lane * ld]`) change it: their
+// residues are enumerated and the finding states the condition.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checks.h"
+
+#include "BankModel.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Lex/Lexer.h"
+
+#include <numeric>
+#include <set>
+#include <sstream>
+
+using namespace clang;
+
+namespace shmem {
+namespace {
+
+/// Unknowns are enumerated around this base so that no two lanes coincide
+/// by accident (as they would at 0); it is a multiple of every bank period.
+constexpr int64_t SymbolBase = int64_t(1) << 24;
+constexpr unsigned MaxAssignments = 4096;
+
+struct WarpVerdict {
+  bool Valid = false;
+  BankResult Result;
+  unsigned Warp = 0;
+  std::vector<std::optional<int64_t>> Addr;
+  /// Residue conditions: degree for each enumerated assignment.
+  bool Conditional = false;
+  std::vector<std::pair<SymbolBinding, unsigned>> ByAssignment;
+  std::map<SymbolId, int64_t> Periods;
+};
+
+std::string laneList(const std::vector<unsigned> &Lanes) {
+  // "0-31", "0, 2, 4, ..., 30" or "0, 5, 9".
+  std::ostringstream OS;
+  if (Lanes.empty())
+    return "none";
+  bool Contiguous = true;
+  for (unsigned I = 1; I < Lanes.size(); ++I)
+    if (Lanes[I] != Lanes[I - 1] + 1)
+      Contiguous = false;
+  if (Contiguous && Lanes.size() > 2) {
+    OS << Lanes.front() << "-" << Lanes.back();
+    return OS.str();
+  }
+  if (Lanes.size() > 6) {
+    unsigned Step = Lanes[1] - Lanes[0];
+    bool Arith = true;
+    for (unsigned I = 1; I < Lanes.size(); ++I)
+      if (Lanes[I] - Lanes[I - 1] != Step)
+        Arith = false;
+    if (Arith) {
+      OS << Lanes[0] << ", " << Lanes[1] << ", ..., " << Lanes.back();
+      return OS.str();
+    }
+    OS << Lanes[0] << ", " << Lanes[1] << ", " << Lanes[2] << ", ... ("
+       << Lanes.size() << " lanes)";
+    return OS.str();
+  }
+  for (unsigned I = 0; I < Lanes.size(); ++I)
+    OS << (I ? ", " : "") << Lanes[I];
+  return OS.str();
+}
+
+class BankConflictChecker {
+public:
+  BankConflictChecker(const KernelContext &K, FindingSink &Sink)
+      : K(K), Sink(Sink), Model(32, 4) {}
+
+  void run() {
+    std::set<std::pair<const Expr *, AccessKind>> Done;
+    for (const SharedAccess &A : K.Trace.Accesses) {
+      if (A.Kind == AccessKind::Atomic)
+        continue;
+      if (!Done.insert({A.E, A.Kind}).second)
+        continue;
+      WarpVerdict V = worstWarp(A, K.Trace);
+      if (!V.Valid || V.Result.degree() < K.Opts.MinDegree)
+        continue;
+      if (V.Conditional && !K.Opts.ReportConditional)
+        continue;
+      report(A, V);
+    }
+  }
+
+private:
+  const KernelContext &K;
+  FindingSink &Sink;
+  BankModel Model;
+
+  static AccessOp opOf(const SharedAccess &A) {
+    return A.Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
+  }
+
+  /// The worst warp of the block for one access.
+  WarpVerdict worstWarp(const SharedAccess &A, const KernelTrace &T) {
+    WarpVerdict Worst;
+    const LaneValue &Off = A.Address.Offset;
+    if (!Off.isAffine())
+      return Worst; // Data-dependent or not modelled: no claim.
+    const ThreadGeometry &G = T.Geometry;
+    for (unsigned W = 0; W < G.warps(); ++W) {
+      unsigned B = G.warpBegin(W), E = G.warpEnd(W);
+      std::vector<unsigned> ActiveLanes;
+      for (unsigned L = B; L < E; ++L)
+        if (A.Active[L])
+          ActiveLanes.push_back(L);
+      if (ActiveLanes.size() < 2)
+        continue;
+      // Unknowns whose coefficient differs between active lanes.
+      std::vector<SymbolId> Varying;
+      std::map<SymbolId, int64_t> Periods;
+      for (const auto &KV : Off.coefficients()) {
+        int64_t Gcd = 0;
+        for (unsigned L : ActiveLanes)
+          Gcd = std::gcd(Gcd, KV.second[L] - KV.second[ActiveLanes[0]]);
+        if (Gcd == 0)
+          continue;
+        // Addresses matter modulo banks*bytes (128) for the bank and
+        // exactly for word identity; residues of the unknown modulo
+        // 128/gcd give every distinct bank pattern.
+        int64_t Period = 128 / std::gcd<int64_t>(128, Gcd);
+        Varying.push_back(KV.first);
+        Periods[KV.first] = Period;
+      }
+      uint64_t Combos = 1;
+      for (SymbolId S : Varying)
+        Combos *= Periods[S];
+      if (Combos > MaxAssignments)
+        continue;
+      WarpVerdict V;
+      V.Warp = W;
+      V.Periods = Periods;
+      std::vector<int64_t> Idx(Varying.size(), 0);
+      for (uint64_t C = 0; C < Combos; ++C) {
+        SymbolBinding Bind;
+        uint64_t Rest = C;
+        for (unsigned I = 0; I < Varying.size(); ++I) {
+          Bind[Varying[I]] = SymbolBase + int64_t(Rest % Periods[Varying[I]]);
+          Rest /= Periods[Varying[I]];
+        }
+        // Uniform unknowns: any value; zero keeps numbers readable.
+        std::vector<std::optional<int64_t>> Addr(E - B);
+        for (unsigned L : ActiveLanes) {
+          int64_t Base = Off.evaluate(L, Bind);
+          Addr[L - B] = Base - (Varying.empty() ? 0 : 0);
+        }
+        BankResult R = Model.analyze(Addr, A.Width, opOf(A));
+        if (!Varying.empty()) {
+          SymbolBinding Residues;
+          for (auto &KV : Bind)
+            Residues[KV.first] = KV.second - SymbolBase;
+          V.ByAssignment.push_back({Residues, R.degree()});
+        }
+        if (!V.Valid || R.Wavefronts > V.Result.Wavefronts) {
+          V.Valid = true;
+          V.Result = R;
+          V.Addr = Addr;
+        }
+      }
+      if (!Varying.empty()) {
+        std::set<unsigned> Degrees;
+        for (auto &P : V.ByAssignment)
+          Degrees.insert(P.second);
+        V.Conditional = Degrees.size() > 1;
+      }
+      if (V.Valid && (!Worst.Valid || V.Result.Wavefronts > Worst.Result.Wavefronts ||
+                      (V.Result.Wavefronts == Worst.Result.Wavefronts &&
+                       !V.Conditional && Worst.Conditional)))
+        Worst = std::move(V);
+    }
+    return Worst;
+  }
+
+  std::string baseName(const SharedAccess &A) {
+    if (const auto *ND = dyn_cast<NamedDecl>(A.Address.Base))
+      return ND->getNameAsString();
+    return "shared memory";
+  }
+
+  /// "when ld ≡ 0 (mod 32)"-style condition for the worst degree.
+  std::string condition(const WarpVerdict &V, unsigned Degree) {
+    if (!V.Conditional || V.Periods.size() != 1)
+      return V.Conditional ? " for some values of the unknowns involved" : "";
+    SymbolId S = V.Periods.begin()->first;
+    int64_t Period = V.Periods.begin()->second;
+    std::vector<int64_t> Bad, Free;
+    for (auto &P : V.ByAssignment) {
+      if (P.second == Degree)
+        Bad.push_back(P.first.at(S));
+      if (P.second == 1)
+        Free.push_back(P.first.at(S));
+    }
+    std::string Name = K.Trace.Symbols.info(S).Name;
+    std::ostringstream OS;
+    OS << " when '" << Name << "'";
+    auto Residues = [&](const std::vector<int64_t> &Rs) {
+      std::ostringstream R;
+      if (Rs.size() == 1 && Rs[0] == 0) {
+        R << " is a multiple of " << Period;
+        return R.str();
+      }
+      // All odd residues.
+      bool AllOdd = Rs.size() == size_t(Period / 2) && Period % 2 == 0;
+      for (int64_t X : Rs)
+        AllOdd = AllOdd && (X % 2 == 1);
+      if (AllOdd)
+        return std::string(" is odd");
+      R << " \u2261 ";
+      for (unsigned I = 0; I < Rs.size() && I < 4; ++I)
+        R << (I ? ", " : "") << Rs[I];
+      if (Rs.size() > 4)
+        R << ", ...";
+      R << " (mod " << Period << ")";
+      return R.str();
+    };
+    OS << Residues(Bad);
+    if (!Free.empty())
+      OS << "; conflict-free when '" << Name << "'" << Residues(Free);
+    return OS.str();
+  }
+
+  /// Why the lanes collide, in words: the stride between successive lanes.
+  std::string why(const WarpVerdict &V, unsigned Width) {
+    std::vector<std::pair<unsigned, int64_t>> Pts;
+    for (unsigned L = 0; L < V.Addr.size(); ++L)
+      if (V.Addr[L])
+        Pts.push_back({L, *V.Addr[L]});
+    if (Pts.size() < 2)
+      return "";
+    int64_t Stride = Pts[1].second - Pts[0].second;
+    if (Pts[1].first != Pts[0].first + 1)
+      return "";
+    for (unsigned I = 1; I < Pts.size(); ++I)
+      if (Pts[I].first != Pts[I - 1].first + 1 ||
+          Pts[I].second - Pts[I - 1].second != Stride)
+        return "";
+    if (Stride % 4 != 0 || Stride == 0)
+      return "";
+    int64_t Words = Stride / 4;
+    int64_t Mod = ((Words % 32) + 32) % 32;
+    int64_t Banks = 32 / std::gcd<int64_t>(32, Mod ? Mod : 32);
+    std::ostringstream OS;
+    OS << "successive lanes are " << Words << " words apart";
+    if (Width <= 4) {
+      OS << " and " << Words << " \u2261 " << Mod << " (mod 32)";
+      if (Mod == 0)
+        OS << ", so every lane maps to the same bank";
+      else
+        OS << ", so the lanes cycle through only " << Banks << " banks";
+    }
+    return OS.str();
+  }
+
+  std::string picture(const WarpVerdict &V) {
+    std::ostringstream OS;
+    const BankResult &R = V.Result;
+    OS << "lane -> bank (warp " << V.Warp << "):\n";
+    for (unsigned Row = 0; Row < (R.LaneBank.size() + 15) / 16; ++Row) {
+      OS << "  lanes " << (Row * 16 < 10 ? " " : "") << Row * 16 << "-"
+         << Row * 16 + 15 << ":";
+      for (unsigned L = Row * 16; L < std::min<size_t>(R.LaneBank.size(), Row * 16 + 16); ++L) {
+        if (R.LaneBank[L] < 0)
+          OS << "  .";
+        else
+          OS << (R.LaneBank[L] < 10 ? "  " : " ") << R.LaneBank[L];
+      }
+      OS << "\n";
+    }
+    OS << "  distinct words per bank:";
+    for (unsigned B = 0; B < R.WordsPerBank.size(); ++B)
+      if (R.WordsPerBank[B])
+        OS << " b" << B << "=" << R.WordsPerBank[B];
+    OS << "\n";
+    return OS.str();
+  }
+
+  /// The innermost-dimension size expression of a 2-D shared array's
+  /// declaration, for the padding fix-it.
+  const Expr *innerSizeExpr(const VarDecl *V) {
+    TypeSourceInfo *TSI = V->getTypeSourceInfo();
+    if (!TSI)
+      return nullptr;
+    TypeLoc TL = TSI->getTypeLoc();
+    auto Outer = TL.getAsAdjusted<ConstantArrayTypeLoc>();
+    if (!Outer)
+      return nullptr;
+    auto Inner = Outer.getElementLoc().getAsAdjusted<ConstantArrayTypeLoc>();
+    if (!Inner)
+      return nullptr;
+    if (Ctx().getAsConstantArrayType(Inner.getElementLoc().getType()))
+      return nullptr; // 3-D and more: not offered.
+    return Inner.getSizeExpr();
+  }
+
+  ASTContext &Ctx() { return K.Ctx; }
+
+  /// The smallest padding of the array's rows that leaves every access to
+  /// it (loads and stores) no worse and the reported one below MinDegree.
+  std::optional<int64_t> findPadding(const SharedAccess &Flagged,
+                                     const VarDecl *V) {
+    if (!innerSizeExpr(V))
+      return std::nullopt;
+    // Original degree of each access to V.
+    std::map<std::pair<const Expr *, AccessKind>, unsigned> Before;
+    for (const SharedAccess &A : K.Trace.Accesses)
+      if (A.Address.Base == V && A.Kind != AccessKind::Atomic) {
+        WarpVerdict W = worstWarp(A, K.Trace);
+        Before[{A.E, A.Kind}] = W.Valid ? W.Result.degree() : 1;
+      }
+    for (int64_t Pad : {1, 2, 4, 8}) {
+      PaddingOverride O{V, Pad};
+      KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
+      bool Ok = true, FlaggedFixed = false;
+      for (const SharedAccess &A : T.Accesses) {
+        if (A.Address.Base != V || A.Kind == AccessKind::Atomic)
+          continue;
+        WarpVerdict W = worstWarp(A, T);
+        unsigned D = W.Valid ? W.Result.degree() : 1;
+        auto It = Before.find({A.E, A.Kind});
+        if (It != Before.end() && D > It->second)
+          Ok = false;
+        if (A.E == Flagged.E && A.Kind == Flagged.Kind)
+          FlaggedFixed = D < K.Opts.MinDegree;
+      }
+      if (Ok && FlaggedFixed)
+        return Pad;
+    }
+    return std::nullopt;
+  }
+
+  void report(const SharedAccess &A, const WarpVerdict &V) {
+    const BankResult &R = V.Result;
+    unsigned Degree = R.degree();
+    std::string Name = baseName(A);
+    bool IsLoad = A.Kind == AccessKind::Load;
+    std::ostringstream Msg;
+    Msg << Degree << "-way bank conflict";
+    if (V.Conditional)
+      Msg << condition(V, Degree);
+    Msg << ": lanes " << laneList(R.Worst.Lanes) << " "
+        << (IsLoad ? "read " : "write ") << R.Worst.Words.size()
+        << " distinct words of '" << Name << "' in bank " << R.Worst.Bank
+        << " (" << R.Wavefronts << " wavefronts instead of "
+        << R.IdealWavefronts << ")";
+    std::string Why = why(V, A.Width);
+    if (!Why.empty())
+      Msg << "; " << Why;
+
+    Finding F;
+    F.Check = CheckKind::BankConflict;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+
+    const VarDecl *Var = dyn_cast<VarDecl>(A.Address.Base);
+    std::optional<int64_t> Pad;
+    if (Var && !A.Address.DynamicShared && !V.Conditional)
+      Pad = findPadding(A, Var);
+    if (Pad) {
+      const Expr *Size = innerSizeExpr(Var);
+      const auto *VT = Ctx().getAsConstantArrayType(Var->getType());
+      const auto *Row = Ctx().getAsConstantArrayType(VT->getElementType());
+      int64_t Rows = VT->getSize().getZExtValue();
+      int64_t Cols = Row->getSize().getZExtValue();
+      int64_t Elem = Ctx().getTypeSizeInChars(Row->getElementType()).getQuantity();
+      std::string SizeText =
+          Lexer::getSourceText(CharSourceRange::getTokenRange(Size->getSourceRange()),
+                               Ctx().getSourceManager(), Ctx().getLangOpts())
+              .str();
+      bool Literal = isa<IntegerLiteral>(Size->IgnoreParenImpCasts());
+      std::string Repl = Literal ? std::to_string(Cols + *Pad)
+                                 : SizeText + " + " + std::to_string(*Pad);
+      Msg << "; pad the row of '" << Name << "' to " << Cols + *Pad
+          << " elements";
+      SourceRange SR = Size->getSourceRange();
+      if (SR.getBegin().isFileID() && SR.getEnd().isFileID())
+        F.Fixes.push_back(FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(SR), Repl));
+      F.Notes.push_back(
+          {Var->getLocation(),
+           "padding '" + Name + "' to [" + std::to_string(Rows) + "][" +
+               std::to_string(Cols + *Pad) + "] makes every access to it "
+               "conflict-free or no worse; it costs " +
+               std::to_string(Rows * *Pad * Elem) + " more bytes of shared "
+               "memory (" + std::to_string(Rows * Cols * Elem) + " -> " +
+               std::to_string(Rows * (Cols + *Pad) * Elem) + ")"});
+    } else if (Var && !V.Conditional) {
+      Msg << "; use an XOR swizzle (e.g. column ^ row) applied identically "
+             "where '" << Name << "' is written and read";
+    }
+    F.Message = Msg.str();
+
+    if (!A.CallStack.empty())
+      F.Notes.push_back({A.CallStack.front()->getExprLoc(),
+                         "in the call from kernel '" + K.DisplayName + "'"});
+    if (K.Kernel->isTemplateInstantiation() ||
+        K.Kernel->getTemplateSpecializationInfo())
+      F.Notes.push_back({K.Kernel->getLocation(),
+                         "in instantiation '" + K.DisplayName + "'"});
+    std::ostringstream Geo;
+    Geo << "analysed for a block of " << K.Trace.Geometry.block().str()
+        << " threads (" << K.Trace.GeometrySource << ")";
+    if (K.Trace.GeometryAssumed)
+      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
+             "the kernel or the BlockDim option";
+    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    F.Detail = picture(V);
+    Sink.report(F);
+  }
+};
+
+} // namespace
+
+void checkBankConflicts(const KernelContext &K, FindingSink &Sink) {
+  BankConflictChecker(K, Sink).run();
+}
+
+} // namespace shmem

@@ -1,0 +1,6 @@
+//===- DivergentBarrier.cpp - shmem-divergent-barrier ---------------------===//
+// Being written (issue 4): reports nothing yet.
+#include "Checks.h"
+namespace shmem {
+void checkDivergentBarriers(const KernelContext &, FindingSink &) {}
+} // namespace shmem

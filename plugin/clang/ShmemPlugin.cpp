@@ -1,0 +1,166 @@
+//===- ShmemPlugin.cpp - shmem-lint as a clang compiler plugin ------------===//
+//
+//   clang++ -x cuda -fplugin=$(shmem-lint --print-clang-plugin) ...
+//
+// Findings become compiler warnings. A .cu file is compiled several times
+// (one device pass per GPU architecture, one host pass); to warn once per
+// finding the plugin reports in the host pass only. Builds that have no host
+// pass (--cuda-device-only) pass `-fplugin-arg-shmem-lint-pass=device`,
+// which reports in the device passes instead (once per architecture).
+//
+// Arguments (each as -fplugin-arg-shmem-lint-NAME=VALUE):
+//   checks=GLOB[,GLOB]   checks to run (default shmem-*)
+//   block=32x8           BlockDim option
+//   warp-size=32, min-degree=2, report-conditional=0|1, report-benign=0|1
+//   pass=host|device|all
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/NoLint.h"
+#include "Checks/Checks.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace shmem {
+namespace {
+
+enum class Pass { Host, Device, All };
+
+class PluginSink : public FindingSink {
+public:
+  explicit PluginSink(ASTContext &Ctx) : Ctx(Ctx) {
+    DiagnosticsEngine &D = Ctx.getDiagnostics();
+    WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0 [%1]");
+    NoteID = D.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+  }
+  void report(const Finding &F) override {
+    StringRef Check = checkName(F.Check);
+    if (isSuppressed(Ctx.getSourceManager(), F.Loc, Check))
+      return;
+    auto Key = std::make_pair(F.Loc.getRawEncoding(), F.Message);
+    if (!Seen.insert(Key).second)
+      return;
+    DiagnosticsEngine &D = Ctx.getDiagnostics();
+    {
+      auto B = D.Report(F.Loc, WarnID);
+      B << F.Message << Check;
+      for (const FixItHint &H : F.Fixes)
+        B << H;
+    }
+    for (const FindingNote &N : F.Notes)
+      D.Report(N.Loc, NoteID) << N.Message;
+  }
+
+private:
+  ASTContext &Ctx;
+  unsigned WarnID, NoteID;
+  std::set<std::pair<unsigned, std::string>> Seen;
+};
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(AnalysisOptions Opts, Pass P) : Opts(std::move(Opts)), P(P) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const LangOptions &LO = Ctx.getLangOpts();
+    if (!LO.CUDA)
+      return;
+    bool Device = LO.CUDAIsDevice;
+    if ((P == Pass::Host && Device) || (P == Pass::Device && !Device))
+      return;
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    PluginSink Sink(Ctx);
+    runChecks(Ctx, Opts, Sink);
+  }
+
+private:
+  AnalysisOptions Opts;
+  Pass P;
+};
+
+class ShmemLintAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return std::make_unique<Consumer>(Opts, P);
+  }
+
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    std::vector<std::string> Globs = {"shmem-*"};
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    auto Bad = [&](const std::string &A) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "shmem-lint plugin: invalid argument '%0'"))
+          << A;
+      return false;
+    };
+    for (const std::string &A : Args) {
+      StringRef Arg(A);
+      auto [Key, Val] = Arg.split('=');
+      unsigned N = 0;
+      if (Key == "checks") {
+        Globs.clear();
+        SmallVector<StringRef, 4> Parts;
+        Val.split(Parts, ',');
+        for (StringRef G : Parts)
+          Globs.push_back(G.trim().str());
+      } else if (Key == "block") {
+        auto Dm = Dim3::parse(Val.str());
+        if (!Dm)
+          return Bad(A);
+        Opts.BlockDim = Dm;
+      } else if (Key == "warp-size" && !Val.getAsInteger(10, N) && N) {
+        Opts.WarpSize = N;
+      } else if (Key == "min-degree" && !Val.getAsInteger(10, N)) {
+        Opts.MinDegree = N;
+      } else if (Key == "report-conditional") {
+        Opts.ReportConditional = Val != "0" && Val != "false";
+      } else if (Key == "report-benign") {
+        Opts.ReportBenign = Val != "0" && Val != "false";
+      } else if (Key == "pass") {
+        if (Val == "host")
+          P = Pass::Host;
+        else if (Val == "device")
+          P = Pass::Device;
+        else if (Val == "all")
+          P = Pass::All;
+        else
+          return Bad(A);
+      } else {
+        return Bad(A);
+      }
+    }
+    for (unsigned I = 0; I < NumCheckKinds; ++I) {
+      CheckKind K = static_cast<CheckKind>(I);
+      bool On = false;
+      for (const std::string &G : Globs) {
+        bool Neg = !G.empty() && G[0] == '-';
+        if (globMatches(Neg ? StringRef(G).drop_front() : StringRef(G),
+                        checkName(K)))
+          On = !Neg;
+      }
+      Opts.enable(K, On);
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddAfterMainAction; }
+
+private:
+  AnalysisOptions Opts;
+  Pass P = Pass::Host;
+};
+
+} // namespace
+} // namespace shmem
+
+static FrontendPluginRegistry::Add<shmem::ShmemLintAction>
+    X("shmem-lint", "report CUDA shared-memory bank conflicts, divergent "
+                    "barriers and races");

@@ -1,0 +1,93 @@
+//===- ShmemCheckBase.cpp -------------------------------------------------===//
+
+#include "ShmemCheckBase.h"
+
+#include "Checks/Checks.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace shmem {
+namespace tidy {
+
+ShmemCheckBase::ShmemCheckBase(StringRef Name,
+                               clang::tidy::ClangTidyContext *Context,
+                               CheckKind K)
+    : ClangTidyCheck(Name, Context), Kind(K) {
+  Options_.WarpSize = Options.get("WarpSize", 32u);
+  BlockDimText = Options.get("BlockDim", "").str();
+  if (!BlockDimText.empty()) {
+    if (auto D = Dim3::parse(BlockDimText))
+      Options_.BlockDim = D;
+    else
+      configurationDiag("invalid BlockDim '%0' for %1; expected e.g. 256 or "
+                        "32x8")
+          << BlockDimText << Name;
+  }
+  Options_.MinDegree = Options.get("MinDegree", 2u);
+  Options_.ReportConditional = Options.get("ReportConditional", true);
+  Options_.ReportBenign = Options.get("ReportBenign", false);
+  Options_.enable(Kind);
+}
+
+void ShmemCheckBase::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O) {
+  Options.store(O, "WarpSize", Options_.WarpSize);
+  Options.store(O, "BlockDim", BlockDimText);
+  if (Kind == CheckKind::BankConflict) {
+    Options.store(O, "MinDegree", Options_.MinDegree);
+    Options.store(O, "ReportConditional", Options_.ReportConditional);
+  }
+  if (Kind == CheckKind::Race)
+    Options.store(O, "ReportBenign", Options_.ReportBenign);
+}
+
+void ShmemCheckBase::registerMatchers(MatchFinder *Finder) {
+  // The analysis is per translation unit (kernels, their launch sites and
+  // callees together); the matcher only hands us the unit once.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+namespace {
+class TidySink : public FindingSink {
+public:
+  explicit TidySink(ShmemCheckBase &Check,
+                    std::function<DiagnosticBuilder(SourceLocation, StringRef,
+                                                    DiagnosticIDs::Level)>
+                        Diag)
+      : Diag(std::move(Diag)) {
+    (void)Check;
+  }
+  void report(const Finding &F) override {
+    auto Key = std::make_pair(F.Loc.getRawEncoding(), F.Message);
+    if (!Seen.insert(Key).second)
+      return;
+    {
+      auto D = Diag(F.Loc, "%0", DiagnosticIDs::Warning);
+      D << F.Message;
+      for (const FixItHint &H : F.Fixes)
+        D << H;
+    }
+    for (const FindingNote &N : F.Notes)
+      Diag(N.Loc, "%0", DiagnosticIDs::Note) << N.Message;
+  }
+
+private:
+  std::function<DiagnosticBuilder(SourceLocation, StringRef,
+                                  DiagnosticIDs::Level)>
+      Diag;
+  std::set<std::pair<unsigned, std::string>> Seen;
+};
+} // namespace
+
+void ShmemCheckBase::check(const MatchFinder::MatchResult &R) {
+  TidySink Sink(*this, [this](SourceLocation L, StringRef Msg,
+                              DiagnosticIDs::Level Lvl) {
+    return diag(L, Msg, Lvl);
+  });
+  runChecks(*R.Context, Options_, Sink);
+}
+
+} // namespace tidy
+} // namespace shmem

@@ -1,0 +1,39 @@
+//===- ShmemCheckBase.h - Common part of the clang-tidy checks --*- C++ -*-===//
+//
+// Each shmem-* clang-tidy check is a thin adapter: it reads its
+// CheckOptions into AnalysisOptions, runs the core on the translation unit
+// with only itself enabled, and turns findings into clang-tidy diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_TIDY_SHMEMCHECKBASE_H
+#define SHMEM_LINT_TIDY_SHMEMCHECKBASE_H
+
+#include "Analysis/AnalysisOptions.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace shmem {
+namespace tidy {
+
+class ShmemCheckBase : public clang::tidy::ClangTidyCheck {
+public:
+  ShmemCheckBase(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context,
+                 CheckKind Kind);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  CheckKind Kind;
+  AnalysisOptions Options_;
+  std::string BlockDimText;
+};
+
+} // namespace tidy
+} // namespace shmem
+
+#endif
