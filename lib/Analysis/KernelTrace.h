@@ -8,7 +8,11 @@
 // thread, as in clang's Consumed analysis splitting state at an `if`).
 // Joins after a branch select, per thread, the value of the side the thread
 // took; loops are run to a fixpoint over which variables stay uniform, with
-// induction variables expressed through an iteration-count unknown.
+// induction variables expressed through an iteration-count unknown. Loops
+// with constant bounds and few iterations (`for (s = 128; s > 0; s >>= 1)`,
+// `for (k = 0; k < 32; ++k)`) are unrolled instead, so every value, guard
+// and address inside them is exact per iteration; the same access then
+// appears once per iteration in the trace.
 // __device__ callees are walked at their call sites with the caller's
 // argument values, so shared pointers passed to helpers are seen in context.
 //
@@ -89,6 +93,10 @@ struct SharedAccess {
   std::vector<const clang::CallExpr *> CallStack;
   /// Loops around the access, outermost first (including those in callees).
   std::vector<const clang::Stmt *> Loops;
+  /// Parallel to Loops: the iteration this instance belongs to when the
+  /// walker unrolled that loop (constant bounds), else -1 (the loop's
+  /// iteration unknown stands for every iteration).
+  std::vector<int> LoopIterations;
   unsigned Seq = 0; ///< Program order within the walk.
 };
 
@@ -104,6 +112,7 @@ struct BarrierEvent {
   bool ActiveApprox = false;
   std::vector<const clang::CallExpr *> CallStack;
   std::vector<const clang::Stmt *> Loops;
+  std::vector<int> LoopIterations; ///< As in SharedAccess.
   unsigned Seq = 0;
 };
 

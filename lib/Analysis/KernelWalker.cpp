@@ -182,6 +182,11 @@ private:
   };
   std::vector<const CallExpr *> CallStack;
   std::vector<const Stmt *> Loops;
+  std::vector<int> LoopIterations;
+  /// Product of the trip counts of the unrolled loops around the walk.
+  unsigned UnrollProduct = 1;
+  static constexpr unsigned MaxUnrolledTrips = 64;
+  static constexpr unsigned MaxUnrollProduct = 512;
   std::vector<const FunctionDecl *> Inlining;
   // Per inlined call: threads that returned, and the value they returned.
   struct FrameState {
@@ -328,6 +333,7 @@ private:
     A.Volatile = Ty.isVolatileQualified();
     A.CallStack = CallStack;
     A.Loops = Loops;
+    A.LoopIterations = LoopIterations;
     A.Seq = Seq++;
     T.Accesses.push_back(std::move(A));
   }
@@ -345,6 +351,7 @@ private:
     B.ActiveApprox = ActiveApprox;
     B.CallStack = CallStack;
     B.Loops = Loops;
+    B.LoopIterations = LoopIterations;
     B.Seq = Seq++;
     T.Barriers.push_back(std::move(B));
   }
@@ -1202,6 +1209,7 @@ private:
           B.ActiveApprox = ActiveApprox;
           B.CallStack = CallStack;
           B.Loops = Loops;
+          B.LoopIterations = LoopIterations;
           B.Seq = Seq++;
           T.Barriers.push_back(std::move(B));
         }
@@ -1470,6 +1478,9 @@ private:
     if (Cond)
       Mod.TraverseStmt(const_cast<Expr *>(Cond));
 
+    if (tryUnroll(L, Body, Cond, Inc, Mod))
+      return;
+
     SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
                                   "iteration of the loop at line " +
                                       std::to_string(lineOf(L)));
@@ -1580,9 +1591,47 @@ private:
     Vars = std::move(Out);
   }
 
+  /// Walk a loop once per iteration when a variable updated only by the
+  /// increment runs through a short constant sequence: every value in the
+  /// body is then exact, including guards like `if (tid < s)`.
+  bool tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
+                 const Expr *Inc, const ModifiedVars &Mod) {
+    if (!isa<ForStmt>(L) || !Cond || !Inc)
+      return false;
+    ModifiedVars IncMod;
+    IncMod.TraverseStmt(const_cast<Expr *>(Inc));
+    for (const VarDecl *V : IncMod.Vars) {
+      if (Mod.Count.at(V) != 1 || !Vars.count(V))
+        continue;
+      auto Seq = simulateLoop(V, Cond, Inc);
+      if (!Seq || Seq->empty() || Seq->size() > MaxUnrolledTrips ||
+          UnrollProduct * Seq->size() > MaxUnrollProduct)
+        continue;
+      std::vector<char> EntryActive = Active;
+      bool EntryApprox = ActiveApprox;
+      UnrollProduct *= Seq->size();
+      for (unsigned K = 0; K < Seq->size(); ++K) {
+        // The increment computes the next value itself; pin it anyway so a
+        // thread-dependent write to V in the body can't derail the count.
+        Vars[V] = evalInt(constant((*Seq)[K]));
+        walkLoopIteration(L, Body, Cond, Inc, int(K));
+      }
+      UnrollProduct /= Seq->size();
+      Active = EntryActive;
+      ActiveApprox = EntryApprox;
+      if (!Frames.empty())
+        for (unsigned I = 0; I < N; ++I)
+          if (Frames.back().Returned[I])
+            Active[I] = 0;
+      return true;
+    }
+    return false;
+  }
+
   void walkLoopIteration(const Stmt *L, const Stmt *Body, const Expr *Cond,
-                         const Expr *Inc) {
+                         const Expr *Inc, int Iteration = -1) {
     Loops.push_back(L);
+    LoopIterations.push_back(Iteration);
     LoopStates.push_back(LoopState{std::vector<char>(N, 0), std::vector<char>(N, 0)});
     bool IsDo = isa<DoStmt>(L);
     if (Cond && !IsDo) {
@@ -1606,6 +1655,7 @@ private:
       eval(Cond);
     LoopStates.pop_back();
     Loops.pop_back();
+    LoopIterations.pop_back();
   }
 
   unsigned lineOf(const Stmt *S) {

@@ -80,18 +80,36 @@ public:
       : K(K), Sink(Sink), Model(32, 4) {}
 
   void run() {
-    std::set<std::pair<const Expr *, AccessKind>> Done;
+    // The same access appears once per unrolled iteration (and per inlined
+    // call): report its worst instance, once.
+    // A compound assignment loads and stores through one expression: one
+    // finding for both.
+    std::map<const Expr *, std::pair<const SharedAccess *, WarpVerdict>> Worst;
+    std::map<const Expr *, std::set<AccessKind>> Kinds;
+    std::vector<const Expr *> Order;
     for (const SharedAccess &A : K.Trace.Accesses) {
       if (A.Kind == AccessKind::Atomic)
         continue;
-      if (!Done.insert({A.E, A.Kind}).second)
-        continue;
       WarpVerdict V = worstWarp(A, K.Trace);
-      if (!V.Valid || V.Result.degree() < K.Opts.MinDegree)
+      if (!V.Valid)
+        continue;
+      const Expr *Key = A.E;
+      Kinds[Key].insert(A.Kind);
+      auto It = Worst.find(Key);
+      if (It == Worst.end()) {
+        Order.push_back(Key);
+        Worst.emplace(Key, std::make_pair(&A, std::move(V)));
+      } else if (V.Result.Wavefronts > It->second.second.Result.Wavefronts) {
+        It->second = std::make_pair(&A, std::move(V));
+      }
+    }
+    for (const auto &Key : Order) {
+      const auto &[A, V] = Worst[Key];
+      if (V.Result.degree() < K.Opts.MinDegree)
         continue;
       if (V.Conditional && !K.Opts.ReportConditional)
         continue;
-      report(A, V);
+      report(*A, V, Kinds[Key].size() > 1);
     }
   }
 
@@ -134,10 +152,14 @@ private:
         int64_t Period = 128 / std::gcd<int64_t>(128, Gcd);
         Varying.push_back(KV.first);
         Periods[KV.first] = Period;
+        // A loop variable whose values are known is enumerated over them.
+        const SymbolInfo &SI = T.Symbols.info(KV.first);
+        if (SI.Values && !SI.Values->empty() && SI.Values->size() <= 64)
+          Periods[KV.first] = -int64_t(SI.Values->size());
       }
       uint64_t Combos = 1;
       for (SymbolId S : Varying)
-        Combos *= Periods[S];
+        Combos *= std::abs(Periods[S]);
       if (Combos > MaxAssignments)
         continue;
       WarpVerdict V;
@@ -148,8 +170,13 @@ private:
         SymbolBinding Bind;
         uint64_t Rest = C;
         for (unsigned I = 0; I < Varying.size(); ++I) {
-          Bind[Varying[I]] = SymbolBase + int64_t(Rest % Periods[Varying[I]]);
-          Rest /= Periods[Varying[I]];
+          int64_t P = Periods[Varying[I]];
+          if (P < 0)
+            Bind[Varying[I]] =
+                (*T.Symbols.info(Varying[I]).Values)[Rest % uint64_t(-P)];
+          else
+            Bind[Varying[I]] = SymbolBase + int64_t(Rest % uint64_t(P));
+          Rest /= uint64_t(std::abs(P));
         }
         // Uniform unknowns: any value; zero keeps numbers readable.
         std::vector<std::optional<int64_t>> Addr(E - B);
@@ -161,7 +188,9 @@ private:
         if (!Varying.empty()) {
           SymbolBinding Residues;
           for (auto &KV : Bind)
-            Residues[KV.first] = KV.second - SymbolBase;
+            Residues[KV.first] = Periods[KV.first] < 0
+                                     ? KV.second
+                                     : KV.second - SymbolBase;
           V.ByAssignment.push_back({Residues, R.degree()});
         }
         if (!V.Valid || R.Wavefronts > V.Result.Wavefronts) {
@@ -196,6 +225,16 @@ private:
       return V.Conditional ? " for some values of the unknowns involved" : "";
     SymbolId S = V.Periods.begin()->first;
     int64_t Period = V.Periods.begin()->second;
+    if (Period < 0) {
+      // Known loop values: list those that give the worst degree.
+      std::ostringstream OS;
+      OS << " when '" << K.Trace.Symbols.info(S).Name << "' is ";
+      unsigned Shown = 0;
+      for (auto &P : V.ByAssignment)
+        if (P.second == Degree && Shown++ < 6)
+          OS << (Shown > 1 ? ", " : "") << P.first.at(S);
+      return OS.str();
+    }
     std::vector<int64_t> Bad, Free;
     for (auto &P : V.ByAssignment) {
       if (P.second == Degree)
@@ -234,6 +273,8 @@ private:
 
   /// Why the lanes collide, in words: the stride between successive lanes.
   std::string why(const WarpVerdict &V, unsigned Width) {
+    if (!V.Periods.empty())
+      return "";
     std::vector<std::pair<unsigned, int64_t>> Pts;
     for (unsigned L = 0; L < V.Addr.size(); ++L)
       if (V.Addr[L])
@@ -255,7 +296,8 @@ private:
     std::ostringstream OS;
     OS << "successive lanes are " << Words << " words apart";
     if (Width <= 4) {
-      OS << " and " << Words << " \u2261 " << Mod << " (mod 32)";
+      if (Words >= 32 || Words < 0)
+        OS << " and " << Words << " \u2261 " << Mod << " (mod 32)";
       if (Mod == 0)
         OS << ", so every lane maps to the same bank";
       else
@@ -307,41 +349,54 @@ private:
 
   ASTContext &Ctx() { return K.Ctx; }
 
-  /// The smallest padding of the array's rows that leaves every access to
-  /// it (loads and stores) no worse and the reported one below MinDegree.
-  std::optional<int64_t> findPadding(const SharedAccess &Flagged,
-                                     const VarDecl *V) {
-    if (!innerSizeExpr(V))
-      return std::nullopt;
-    // Original degree of each access to V.
-    std::map<std::pair<const Expr *, AccessKind>, unsigned> Before;
-    for (const SharedAccess &A : K.Trace.Accesses)
+  /// Worst degree of every access to \p V in \p T, over all instances.
+  std::map<std::pair<const Expr *, AccessKind>, unsigned>
+  degreesOf(const KernelTrace &T, const VarDecl *V) {
+    std::map<std::pair<const Expr *, AccessKind>, unsigned> D;
+    for (const SharedAccess &A : T.Accesses)
       if (A.Address.Base == V && A.Kind != AccessKind::Atomic) {
-        WarpVerdict W = worstWarp(A, K.Trace);
-        Before[{A.E, A.Kind}] = W.Valid ? W.Result.degree() : 1;
-      }
-    for (int64_t Pad : {1, 2, 4, 8}) {
-      PaddingOverride O{V, Pad};
-      KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
-      bool Ok = true, FlaggedFixed = false;
-      for (const SharedAccess &A : T.Accesses) {
-        if (A.Address.Base != V || A.Kind == AccessKind::Atomic)
-          continue;
         WarpVerdict W = worstWarp(A, T);
-        unsigned D = W.Valid ? W.Result.degree() : 1;
-        auto It = Before.find({A.E, A.Kind});
-        if (It != Before.end() && D > It->second)
-          Ok = false;
-        if (A.E == Flagged.E && A.Kind == Flagged.Kind)
-          FlaggedFixed = D < K.Opts.MinDegree;
+        unsigned &Cur = D[{A.E, A.Kind}];
+        Cur = std::max(Cur, W.Valid ? W.Result.degree() : 1u);
       }
-      if (Ok && FlaggedFixed)
-        return Pad;
-    }
-    return std::nullopt;
+    return D;
   }
 
-  void report(const SharedAccess &A, const WarpVerdict &V) {
+  /// The smallest padding of the array's rows that leaves every access to
+  /// it (producers and consumers) no worse and every conflicted one below
+  /// MinDegree. One answer per array, so all its findings agree.
+  std::optional<int64_t> findPadding(const VarDecl *V) {
+    auto Cached = PaddingCache.find(V);
+    if (Cached != PaddingCache.end())
+      return Cached->second;
+    std::optional<int64_t> Result;
+    if (innerSizeExpr(V)) {
+      auto Before = degreesOf(K.Trace, V);
+      for (int64_t Pad : {1, 2, 4, 8}) {
+        PaddingOverride O{V, Pad};
+        KernelTrace T =
+            traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
+        auto After = degreesOf(T, V);
+        bool Ok = true;
+        for (const auto &KV : After) {
+          auto It = Before.find(KV.first);
+          unsigned Old = It == Before.end() ? 1 : It->second;
+          if (KV.second > Old ||
+              (Old >= K.Opts.MinDegree && KV.second >= K.Opts.MinDegree))
+            Ok = false;
+        }
+        if (Ok) {
+          Result = Pad;
+          break;
+        }
+      }
+    }
+    PaddingCache[V] = Result;
+    return Result;
+  }
+  std::map<const VarDecl *, std::optional<int64_t>> PaddingCache;
+
+  void report(const SharedAccess &A, const WarpVerdict &V, bool ReadWrite) {
     const BankResult &R = V.Result;
     unsigned Degree = R.degree();
     std::string Name = baseName(A);
@@ -351,7 +406,8 @@ private:
     if (V.Conditional)
       Msg << condition(V, Degree);
     Msg << ": lanes " << laneList(R.Worst.Lanes) << " "
-        << (IsLoad ? "read " : "write ") << R.Worst.Words.size()
+        << (ReadWrite ? "read and write " : IsLoad ? "read " : "write ")
+        << R.Worst.Words.size()
         << " distinct words of '" << Name << "' in bank " << R.Worst.Bank
         << " (" << R.Wavefronts << " wavefronts instead of "
         << R.IdealWavefronts << ")";
@@ -367,7 +423,7 @@ private:
     const VarDecl *Var = dyn_cast<VarDecl>(A.Address.Base);
     std::optional<int64_t> Pad;
     if (Var && !A.Address.DynamicShared && !V.Conditional)
-      Pad = findPadding(A, Var);
+      Pad = findPadding(Var);
     if (Pad) {
       const Expr *Size = innerSizeExpr(Var);
       const auto *VT = Ctx().getAsConstantArrayType(Var->getType());
@@ -396,7 +452,7 @@ private:
                std::to_string(Rows * *Pad * Elem) + " more bytes of shared "
                "memory (" + std::to_string(Rows * Cols * Elem) + " -> " +
                std::to_string(Rows * (Cols + *Pad) * Elem) + ")"});
-    } else if (Var && !V.Conditional) {
+    } else if (Var && !V.Conditional && innerSizeExpr(Var)) {
       Msg << "; use an XOR swizzle (e.g. column ^ row) applied identically "
              "where '" << Name << "' is written and read";
     }

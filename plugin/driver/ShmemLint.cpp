@@ -171,10 +171,13 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       ++Failed;
       continue;
     }
+    // ClangTool looks files up by absolute path.
+    llvm::SmallString<256> Abs(Job.File);
+    llvm::sys::path::make_absolute(Job.Directory, Abs);
     FixedCommands DB;
-    tooling::CompileCommand C(Job.Directory, Job.File, Job.Args, "");
-    DB.Commands[Job.File] = C;
-    tooling::ClangTool Tool(DB, {Job.File});
+    tooling::CompileCommand C(Job.Directory, Abs.str().str(), Job.Args, "");
+    DB.Commands[Abs.str().str()] = C;
+    tooling::ClangTool Tool(DB, {Abs.str().str()});
     Tool.clearArgumentsAdjusters();
     if (!Opts.ShowCompilerDiagnostics)
       Tool.setPrintErrorMessage(true);
