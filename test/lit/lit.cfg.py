@@ -6,7 +6,7 @@ import shutil
 import lit.formats
 
 config.name = "shmem-lint"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cu", ".test"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
@@ -27,6 +27,7 @@ tools = {
 cuda_flags = ("-nocudainc -nocudalib -Wno-unknown-cuda-version -isystem %s "
               "-include shmem_lint_cuda.h" % tools["cuda_headers"])
 
+config.substitutions.append(("%{shmem-lint-raw}", tools["shmem-lint"]))
 config.substitutions.append(("%shmem-lint", tools["shmem-lint"] + " --cuda-path=none"))
 config.substitutions.append(("%tidy_plugin", tools["tidy_plugin"]))
 config.substitutions.append(("%clang_plugin", tools["clang_plugin"]))
@@ -34,6 +35,9 @@ config.substitutions.append(("%clang-tidy", config.clang_tidy))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%cuda_flags", cuda_flags))
 config.substitutions.append(("%python", config.python))
+config.substitutions.append(
+    ("%exit_status", "%s %s" % (config.python, os.path.join(
+        os.path.dirname(__file__), "exit_status.py"))))
 config.substitutions.append(
     ("%check_all_front_ends",
      "%s %s --shmem-lint %s --clang-tidy %s --clangxx %s --tidy-plugin %s "

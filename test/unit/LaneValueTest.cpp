@@ -1,5 +1,133 @@
+//===- LaneValueTest.cpp - The per-thread value domain, with no AST -------===//
+
 #include "LaneValue.h"
 #include "ThreadGeometry.h"
+
 #include <gtest/gtest.h>
+
 using namespace shmem;
-TEST(LaneValue, Placeholder) { EXPECT_TRUE(LaneValue::constant(4, 1).isConcrete()); }
+
+namespace {
+
+LaneValue lanes(std::vector<int64_t> V) { return LaneValue::perThread(V); }
+
+TEST(LaneValue, ConstantsAndArithmetic) {
+  LaneValue A = LaneValue::constant(4, 3), B = lanes({0, 1, 2, 3});
+  EXPECT_EQ((A + B).constants(), (std::vector<int64_t>{3, 4, 5, 6}));
+  EXPECT_EQ((B - A).constants(), (std::vector<int64_t>{-3, -2, -1, 0}));
+  EXPECT_EQ((A * B).constants(), (std::vector<int64_t>{0, 3, 6, 9}));
+  EXPECT_EQ(A.asConstant(), 3);
+  EXPECT_FALSE(B.asConstant());
+  EXPECT_TRUE(A.isUniform());
+  EXPECT_FALSE(B.isUniform());
+}
+
+TEST(LaneValue, LaneTimesUnknownStaysAffine) {
+  // tile[lane * ld]: the lane vector becomes the coefficient of ld.
+  LaneValue Lane = lanes({0, 1, 2, 3});
+  LaneValue Ld = LaneValue::symbol(4, 7);
+  LaneValue Idx = Lane * Ld;
+  ASSERT_TRUE(Idx.isAffine());
+  ASSERT_EQ(Idx.coefficients().count(7u), 1u);
+  EXPECT_EQ(Idx.coefficients().at(7), (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_FALSE(Idx.hasUniformCoefficients(0, 4));
+  EXPECT_EQ(Idx.evaluate(3, {{7, 33}}), 99);
+  // A uniform offset keeps coefficients uniform.
+  LaneValue Off = Lane + LaneValue::symbol(4, 8);
+  EXPECT_TRUE(Off.hasUniformCoefficients(0, 4));
+  EXPECT_FALSE(Off.isUniform());
+}
+
+TEST(LaneValue, ProductOfUnknownsIsNonAffine) {
+  LaneValue P = LaneValue::symbol(2, 1) * LaneValue::symbol(2, 2);
+  EXPECT_EQ(P.kind(), LaneValue::Kind::NonAffine);
+  EXPECT_EQ(P.needs(), (std::vector<SymbolId>{1, 2}));
+}
+
+TEST(LaneValue, UnknownPropagatesWithReason) {
+  LaneValue U = LaneValue::unknown(2, "data");
+  LaneValue R = U + LaneValue::constant(2, 1);
+  EXPECT_TRUE(R.isUnknown());
+  EXPECT_EQ(R.reason(), "data");
+  EXPECT_TRUE(LaneValue::apply(LaneValue::Op::Xor, R, R).isUnknown());
+}
+
+TEST(LaneValue, NonLinearOperationsOnConcreteValuesAreExact) {
+  LaneValue T = lanes({0, 5, 33, 64});
+  auto Apply = [&](LaneValue::Op O, int64_t C) {
+    return LaneValue::apply(O, T, LaneValue::constant(4, C)).constants();
+  };
+  EXPECT_EQ(Apply(LaneValue::Op::Rem, 32), (std::vector<int64_t>{0, 5, 1, 0}));
+  EXPECT_EQ(Apply(LaneValue::Op::Div, 32), (std::vector<int64_t>{0, 0, 1, 2}));
+  EXPECT_EQ(Apply(LaneValue::Op::And, 31), (std::vector<int64_t>{0, 5, 1, 0}));
+  EXPECT_EQ(Apply(LaneValue::Op::Shr, 5), (std::vector<int64_t>{0, 0, 1, 2}));
+  EXPECT_EQ(Apply(LaneValue::Op::Xor, 1), (std::vector<int64_t>{1, 4, 32, 65}));
+  EXPECT_EQ(Apply(LaneValue::Op::LT, 33), (std::vector<int64_t>{1, 1, 0, 0}));
+  EXPECT_TRUE(
+      LaneValue::apply(LaneValue::Op::Div, T, LaneValue::constant(4, 0))
+          .isUnknown());
+}
+
+TEST(LaneValue, SelectKeepsEachThreadsForm) {
+  LaneValue Cond = lanes({1, 0});
+  LaneValue A = LaneValue::symbol(2, 1), B = LaneValue::constant(2, 9);
+  LaneValue S = LaneValue::select(Cond, A, B);
+  ASSERT_TRUE(S.isAffine());
+  EXPECT_EQ(S.evaluate(0, {{1, 4}}), 4);
+  EXPECT_EQ(S.evaluate(1, {{1, 4}}), 9);
+}
+
+TEST(LaneValue, TruncateWrapsConcreteValues) {
+  LaneValue V = lanes({-1, 256});
+  EXPECT_EQ(V.truncate(8, false).constants(), (std::vector<int64_t>{255, 0}));
+  EXPECT_EQ(V.truncate(8, true).constants(), (std::vector<int64_t>{-1, 0}));
+}
+
+TEST(LaneValue, BindAndSlice) {
+  LaneValue V = lanes({0, 1, 2, 3}) * LaneValue::symbol(4, 3) +
+                LaneValue::constant(4, 1);
+  LaneValue B = V.bind({{3, 2}});
+  EXPECT_TRUE(B.isConcrete());
+  EXPECT_EQ(B.constants(), (std::vector<int64_t>{1, 3, 5, 7}));
+  LaneValue S = V.slice(2, 4);
+  EXPECT_EQ(S.size(), 2u);
+  EXPECT_EQ(S.evaluate(0, {{3, 10}}), 21);
+}
+
+TEST(Dim3, Parse) {
+  EXPECT_EQ(Dim3::parse("256"), (Dim3{256, 1, 1}));
+  EXPECT_EQ(Dim3::parse("32x8"), (Dim3{32, 8, 1}));
+  EXPECT_EQ(Dim3::parse("(16, 16)"), (Dim3{16, 16, 1}));
+  EXPECT_EQ(Dim3::parse("8x8x4"), (Dim3{8, 8, 4}));
+  EXPECT_FALSE(Dim3::parse(""));
+  EXPECT_FALSE(Dim3::parse("0"));
+  EXPECT_FALSE(Dim3::parse("32x"));
+  EXPECT_FALSE(Dim3::parse("abc"));
+  EXPECT_FALSE(Dim3::parse("2048")); // more than 1024 threads
+  EXPECT_EQ((Dim3{32, 8, 1}).str(), "32x8");
+}
+
+TEST(ThreadGeometry, WarpsFollowLinearOrderXFastest) {
+  ThreadGeometry G(Dim3{16, 4, 1});
+  EXPECT_EQ(G.threads(), 64u);
+  EXPECT_EQ(G.warps(), 2u);
+  LaneValue X = G.threadIdx(0), Y = G.threadIdx(1);
+  // Thread 17 is (1, 1): threadIdx.y is not uniform in a warp when
+  // blockDim.x < 32.
+  EXPECT_EQ(X.constants()[17], 1);
+  EXPECT_EQ(Y.constants()[17], 1);
+  EXPECT_FALSE(Y.isUniform(G.warpBegin(0), G.warpEnd(0)));
+  ThreadGeometry W(Dim3{32, 8, 1});
+  EXPECT_TRUE(W.threadIdx(1).isUniform(W.warpBegin(3), W.warpEnd(3)));
+  EXPECT_EQ(W.laneId().constants()[45], 13);
+  EXPECT_EQ(W.warpId().constants()[45], 1);
+  EXPECT_EQ(W.describeThread(33), "thread (1,1)");
+}
+
+TEST(ThreadGeometry, PartialLastWarp) {
+  ThreadGeometry G(Dim3{48, 1, 1});
+  EXPECT_EQ(G.warps(), 2u);
+  EXPECT_EQ(G.warpEnd(1), 48u);
+}
+
+} // namespace
