@@ -1,4 +1,58 @@
 //===- BankModel.cpp - Shared-memory banks and wavefronts -----------------===//
+//
+// Fitted to test/calibration/h200-shared-wavefronts.tsv (433 single-access
+// kernels on an H200, Nsight Compute 2025.3.1; every row reproduced exactly,
+// wavefronts and bank conflicts). Row names below are that file's.
+//
+// Rule 1, fixed phases. A warp's lanes are split into consecutive groups of
+// Banks / ceil(Width / BankBytes) lanes: 32 lanes up to 4 bytes, 16 lanes
+// (two half-warps) for 8 bytes, 8 lanes (four quarter-warps) for 16 bytes.
+// The split is by lane number, not by address: ld64_evenodd_rows costs 4
+// (two half-warps with a 2-way conflict each) although its 32 addresses fit
+// in 2 conflict-free wavefronts; ld128_mod4_rows costs 16, not 4;
+// st64_evenodd_rows and st128_mod4_rows likewise.
+//
+// Rule 2, cost of a phase. The most distinct 4-byte words that one bank must
+// deliver to the phase's active lanes. Lanes reading or writing the same
+// word share it, whatever bytes of it they touch: ld8_stride1 and
+// ld16_stride1 cost 1 (4 and 2 lanes per word), ld32_stride0 and
+// st32_stride0 cost 1 (one address; a store to one word by every lane is
+// one wavefront too), ld8_4perword_samebank costs 8 (eight words of bank 0,
+// four lanes each), ld16_2perword_samebank 16. Strides: ld32_stride2 2,
+// ld32_stride32 32, ld32_stride33 1, ld64_stride2 4 (2 per phase),
+// ld128_stride2 8. Empty phases cost nothing: ld32_nolanes 0 (the
+// warp branches around the instruction), ld128_lane5only 1,
+// ld128_block8_stride1 1, ld64_masklt16_stride1 1.
+//
+// Rule 3, wide loads fold lane pairs. For a load of 8 or 16 bytes, when no
+// pair of lanes (2k, 2k+1) holds two active lanes at different addresses,
+// the phases are twice as wide: one 32-lane phase for 8 bytes, two 16-lane
+// phases for 16 bytes. This is what the "broadcast" and "multicast" rows
+// show: ld64_stride0 1 and ld128_stride0 2 (not 2 and 4), ld64_group2..16
+// 1, ld128_group2..16 2, ld128_halves_samebank 2. An inactive partner does
+// not prevent folding: ld64_even_lanes_pairs 1 (else 2),
+// ld128_even_lanes_pairs 2 (else 4), ld128_block16_group2 1,
+// ld128_masklt16_group2 1. The folded phase's cost is its union's worst
+// bank: ld64_pairs_conflict_split 2 (two 2-way conflicts in different
+// halves fall into one phase; unfolded: 4), ld128_pairs_conflict 3 (else 5).
+// The test is all-or-nothing over the warp: ld128_pairs_half0 and
+// ld128_pairs_half1 cost 4 (folding one half alone would give 3),
+// ld128_pairs_scattered 4, ld64_pairs_half0_rows 3. Only the aligned pairs
+// count, and no wider grouping folds further: ld128_oddpairs 4 (lanes
+// 2k+1, 2k+2 share), ld128_lane_i_i8_same 4, ld128_lane_i_i16_same 4,
+// ld64_lane_i_i16_same 2, ld64_cyclic8 2, ld128_group4 2 (not 1).
+//
+// Stores never fold: st64_stride0 2, st128_stride0 4 (also with one value
+// from every lane: st64_stride0_samevalue 2, st128_stride0_samevalue 4),
+// st128_group2 4, st128_group2_samevalue 4, st64_even_lanes_pairs 2,
+// st128_block16_group2 2.
+//
+// Rule 4, the ideal. Ideal = phases with an active lane; Nsight Compute's
+// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st} equals
+// Wavefronts - Ideal on every row (e.g. ld128_stride0: 2 wavefronts, 0
+// conflicts; ld64_evenodd_rows: 4 wavefronts, 2 conflicts).
+//
+//===----------------------------------------------------------------------===//
 
 #include "BankModel.h"
 
@@ -11,15 +65,38 @@ namespace shmem {
 unsigned BankResult::degree() const {
   if (IdealWavefronts == 0)
     return 1;
-  return (Wavefronts + IdealWavefronts - 1) / IdealWavefronts;
+  return std::max(1u, (Wavefronts + IdealWavefronts - 1) / IdealWavefronts);
 }
 
-unsigned BankModel::bankOf(int64_t A) const {
+int64_t BankModel::wordOf(int64_t A) const {
   int64_t W = A / int64_t(BankBytes);
   if (A < 0 && A % int64_t(BankBytes))
     --W;
-  int64_t B = W % int64_t(Banks);
+  return W;
+}
+
+unsigned BankModel::bankOf(int64_t A) const {
+  int64_t B = wordOf(A) % int64_t(Banks);
   return unsigned(B < 0 ? B + Banks : B);
+}
+
+unsigned BankModel::phaseLanes(unsigned WidthBytes) const {
+  unsigned Width = std::max(1u, WidthBytes);
+  unsigned WordsPerLane = (Width + BankBytes - 1) / BankBytes;
+  return std::max(1u, Banks / WordsPerLane);
+}
+
+bool BankModel::foldsPairs(
+    const std::vector<std::optional<int64_t>> &LaneAddress, unsigned WidthBytes,
+    AccessOp Op) const {
+  if (Op != AccessOp::Load || std::max(1u, WidthBytes) <= BankBytes)
+    return false;
+  for (size_t L = 0; L + 1 < LaneAddress.size(); L += 2) {
+    const auto &A = LaneAddress[L], &B = LaneAddress[L + 1];
+    if (A && B && *A != *B)
+      return false;
+  }
+  return true;
 }
 
 BankResult
@@ -27,23 +104,18 @@ BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
                    unsigned WidthBytes, AccessOp Op) const {
   BankResult R;
   const unsigned Lanes = LaneAddress.size();
+  const unsigned Width = std::max(1u, WidthBytes);
   R.LaneBank.assign(Lanes, -1);
   R.WordsPerBank.assign(Banks, 0);
 
-  // Wide accesses are served in phases of lanes: a phase moves at most one
-  // word per bank, so lanes are split so that a conflict-free phase fills
-  // the banks exactly once.
-  unsigned WordsPerLane = std::max(1u, WidthBytes / BankBytes);
-  unsigned PhaseLanes = std::max(1u, Banks / WordsPerLane);
-
-  auto WordOf = [&](int64_t A) {
-    int64_t W = A / int64_t(BankBytes);
-    if (A < 0 && A % int64_t(BankBytes))
-      --W;
-    return W;
-  };
+  unsigned PhaseLanes = phaseLanes(Width);
+  R.PairsFolded = foldsPairs(LaneAddress, Width, Op);
+  if (R.PairsFolded)
+    PhaseLanes *= 2;
+  R.PhaseLanes = PhaseLanes;
 
   std::vector<std::set<int64_t>> WarpWords(Banks);
+  unsigned WorstCost = 0;
   for (unsigned Begin = 0; Begin < Lanes; Begin += PhaseLanes) {
     unsigned End = std::min(Lanes, Begin + PhaseLanes);
     std::map<unsigned, std::set<int64_t>> Words;
@@ -54,8 +126,8 @@ BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
         continue;
       Any = true;
       ++R.ActiveLanes;
-      int64_t First = WordOf(*LaneAddress[L]);
-      int64_t Last = WordOf(*LaneAddress[L] + std::max(1u, WidthBytes) - 1);
+      int64_t First = wordOf(*LaneAddress[L]);
+      int64_t Last = wordOf(*LaneAddress[L] + int64_t(Width) - 1);
       R.LaneBank[L] = int(bankOf(*LaneAddress[L]));
       for (int64_t W = First; W <= Last; ++W) {
         unsigned B = bankOf(W * int64_t(BankBytes));
@@ -69,9 +141,9 @@ BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
     unsigned PhaseCost = 0;
     for (const auto &KV : Words) {
       unsigned Cost = KV.second.size();
-      if (Cost > PhaseCost)
-        PhaseCost = Cost;
-      if (Cost > R.Worst.Words.size()) {
+      PhaseCost = std::max(PhaseCost, Cost);
+      if (Cost > WorstCost) {
+        WorstCost = Cost;
         R.Worst.Bank = KV.first;
         R.Worst.Words.assign(KV.second.begin(), KV.second.end());
         const auto &LS = BankLanes[KV.first];
@@ -81,13 +153,12 @@ BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
       }
     }
     R.Wavefronts += PhaseCost;
-    ++R.IdealWavefronts;
+    ++R.Phases;
   }
   for (unsigned B = 0; B < Banks; ++B)
     R.WordsPerBank[B] = WarpWords[B].size();
-  (void)Op;
-  if (R.IdealWavefronts == 0)
-    R.IdealWavefronts = 1;
+  R.BankConflicts = R.Wavefronts - R.Phases;
+  R.IdealWavefronts = std::max(1u, R.Phases);
   return R;
 }
 

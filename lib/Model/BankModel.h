@@ -4,7 +4,21 @@
 // access, given the byte address each active lane touches. The rules are
 // calibrated against Nsight Compute on an H200 (see
 // test/calibration/README.md); the unit test BankModelCalibrationTest
-// replays every measured row.
+// replays every measured row and expects the exact wavefront count, and the
+// exact bank-conflict count ncu reports.
+//
+// The rules, in short (BankModel.cpp cites the rows that show each one):
+//  1. The lanes are served in fixed phases of consecutive lanes: 32 lanes
+//     for 1-, 2- and 4-byte accesses, 16 for 8-byte, 8 for 16-byte.
+//  2. A phase costs as many wavefronts as the most distinct 4-byte words any
+//     one bank must deliver in it (lanes on the same word share it); a phase
+//     with no active lane costs nothing.
+//  3. An 8- or 16-byte *load* whose lane pairs (2k, 2k+1) never hold two
+//     active lanes at different addresses is served in phases twice as wide
+//     (one 32-lane phase for 8 bytes, two 16-lane phases for 16 bytes).
+//     Stores never fold.
+//  4. Ideal = number of phases with an active lane; ncu's bank-conflict
+//     counter is Wavefronts - Ideal.
 //
 // Model layer: no Clang header.
 //
@@ -32,8 +46,20 @@ struct BankPressure {
 
 struct BankResult {
   unsigned ActiveLanes = 0;
-  unsigned Wavefronts = 0;      ///< What the hardware needs.
-  unsigned IdealWavefronts = 0; ///< What the access width needs at best.
+  unsigned Wavefronts = 0; ///< What the hardware needs.
+  /// What the access needs at best: the number of phases that hold an
+  /// active lane (at least 1).
+  unsigned IdealWavefronts = 0;
+  /// Phases holding an active lane (0 when no lane is active).
+  unsigned Phases = 0;
+  /// Lanes per phase after folding (32, 16 or 8 on a 32-bank machine).
+  unsigned PhaseLanes = 0;
+  /// True when a wide load was served in double-width phases because no
+  /// lane pair (2k, 2k+1) disagreed on its address (rule 3).
+  bool PairsFolded = false;
+  /// Wavefronts beyond one per phase: what Nsight Compute reports as
+  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.
+  unsigned BankConflicts = 0;
   /// The bank that needs the most distinct words in the worst phase.
   BankPressure Worst;
   /// The lanes of the phase in which Worst was found ([first, last)).
@@ -51,7 +77,7 @@ struct BankResult {
 class BankModel {
 public:
   explicit BankModel(unsigned Banks = 32, unsigned BankBytes = 4)
-      : Banks(Banks), BankBytes(BankBytes) {}
+      : Banks(Banks ? Banks : 1), BankBytes(BankBytes ? BankBytes : 1) {}
 
   /// \p LaneAddress holds one entry per lane of the warp: the byte offset the
   /// lane accesses, or nullopt when the lane is inactive. \p WidthBytes is
@@ -63,7 +89,15 @@ public:
   unsigned bankBytes() const { return BankBytes; }
   unsigned bankOf(int64_t ByteAddress) const;
 
+  /// Lanes per phase for an access of \p WidthBytes before any folding.
+  unsigned phaseLanes(unsigned WidthBytes) const;
+  /// Rule 3: may a load of this width fold lane pairs for these addresses?
+  bool foldsPairs(const std::vector<std::optional<int64_t>> &LaneAddress,
+                  unsigned WidthBytes, AccessOp Op) const;
+
 private:
+  int64_t wordOf(int64_t ByteAddress) const;
+
   unsigned Banks;
   unsigned BankBytes;
 };
