@@ -549,8 +549,14 @@ private:
             return evalInt(*V);
       return eval(PO->getResultExpr());
     }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (auto V = evalRecordAssign(OC))
+        return *V;
     if (const auto *CE = dyn_cast<CallExpr>(E))
       return evalCall(CE);
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(E))
+      if (auto V = evalRecordCopy(CC))
+        return *V;
     if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
       return eval(S->getReplacement());
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
@@ -575,6 +581,51 @@ private:
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
         eval(CE);
     return evalInt(unknown("unsupported expression"));
+  }
+
+  /// A struct or vector value (float4, a user struct) copied out of shared
+  /// memory: `float4 v = s4[i];` is a copy construction from the lvalue,
+  /// with no lvalue-to-rvalue conversion to see.
+  std::optional<Value> evalRecordCopy(const CXXConstructExpr *CC) {
+    const CXXConstructorDecl *Ctor = CC->getConstructor();
+    if (!Ctor || !(Ctor->isCopyConstructor() || Ctor->isMoveConstructor()) ||
+        CC->getNumArgs() != 1)
+      return std::nullopt;
+    const Expr *Src = CC->getArg(0)->IgnoreParens();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Src))
+      Src = M->getSubExpr()->IgnoreParens();
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Src))
+      if (ICE->getCastKind() == CK_NoOp)
+        Src = ICE->getSubExpr()->IgnoreParens();
+    if (!Src->isGLValue())
+      return std::nullopt;
+    PointerValue P = evalAddress(Src);
+    recordAccess(Src, P, AccessKind::Load, Src->getType());
+    return evalInt(unknown("struct value"));
+  }
+
+  /// `s4[i] = v;` for a struct or vector type: the implicit copy assignment
+  /// operator stores the whole object.
+  std::optional<Value> evalRecordAssign(const CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+      return std::nullopt;
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+    if (!MD || !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) ||
+        !MD->isTrivial())
+      return std::nullopt;
+    const Expr *Src = OC->getArg(1)->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Src))
+      Src = M->getSubExpr()->IgnoreParenImpCasts();
+    if (Src->isGLValue()) {
+      PointerValue SP = evalAddress(Src);
+      recordAccess(Src, SP, AccessKind::Load, Src->getType());
+    } else {
+      eval(Src);
+    }
+    const Expr *Dst = OC->getArg(0);
+    PointerValue P = evalAddress(Dst);
+    recordAccess(Dst, P, AccessKind::Store, Dst->getType());
+    return evalInt(unknown("struct value"));
   }
 
   Value evalUnder(const Expr *E, const LaneValue &Cond, bool Sense) {

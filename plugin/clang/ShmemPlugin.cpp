@@ -5,10 +5,11 @@
 // Findings become compiler warnings. A .cu file is compiled several times
 // (one device pass per GPU architecture, one host pass); to warn once per
 // finding the plugin reports in the host pass only. Builds that have no host
-// pass (--cuda-device-only) pass `-fplugin-arg-shmem-lint-pass=device`,
+// pass (--cuda-device-only) pass `-fplugin-arg-shmem_lint-pass=device`,
 // which reports in the device passes instead (once per architecture).
 //
-// Arguments (each as -fplugin-arg-shmem-lint-NAME=VALUE):
+// Arguments (each as -fplugin-arg-shmem_lint-NAME=VALUE; clang splits the
+// plugin name at the first '-', so the plugin is registered as shmem_lint):
 //   checks=GLOB[,GLOB]   checks to run (default shmem-*)
 //   block=32x8           BlockDim option
 //   warp-size=32, min-degree=2, report-conditional=0|1, report-benign=0|1
@@ -162,5 +163,5 @@ private:
 } // namespace shmem
 
 static FrontendPluginRegistry::Add<shmem::ShmemLintAction>
-    X("shmem-lint", "report CUDA shared-memory bank conflicts, divergent "
+    X("shmem_lint", "report CUDA shared-memory bank conflicts, divergent "
                     "barriers and races");

@@ -2,6 +2,9 @@
 
 #include "DriverOptions.h"
 
+#include "NvccCommand.h"
+#include "OutputFormats.h"
+
 #include "Analysis/NoLint.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -134,7 +137,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
   ToolLayout Layout = ToolLayout::find(Argv[0]);
   std::vector<std::string> Files, ExtraArgs;
-  std::string BuildDir, CudaSetting = "auto", Arch = "sm_80";
+  std::string BuildDir, CudaSetting = "auto", Arch;
   std::vector<std::string> CheckGlobs = {"shmem-*"};
   bool SawDashDash = false;
   int ColorSetting = -1;
@@ -248,7 +251,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)
         return Fail("--cuda-path needs a value");
-    } else if ((R = Value("--cuda-gpu-arch", Arch))) {
+    } else if ((R = Value("--cuda-gpu-arch", Arch)) ||
+               (R = Value("--cuda-arch", Arch))) {
       if (R < 0)
         return Fail("--cuda-gpu-arch needs a value");
     } else if ((R = Value("--format", Opts.Format))) {
@@ -267,12 +271,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     }
   }
 
-  static const char *const Formats[] = {"text", "sarif", "github", "gitlab",
-                                        "json"};
-  if (std::find(std::begin(Formats), std::end(Formats), Opts.Format) ==
-      std::end(Formats))
-    return Fail("unknown --format '" + Opts.Format +
-                "'; expected text, sarif, github, gitlab or json");
+  OutputFormat ParsedFormat;
+  if (!parseOutputFormat(Opts.Format, ParsedFormat))
+    return Fail("unknown --format '" + Opts.Format + "'; expected " +
+                outputFormatNames());
 
   Opts.Color = ColorSetting >= 0 ? ColorSetting == 1
                                  : (Opts.OutputFile.empty() &&
@@ -318,19 +320,22 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                             : "toolkit at " + Toolkit)
         << "\n";
 
-  auto BaseArgs = [&](const std::string &File) {
+  // Device code is analysed once, for one architecture: the one asked for,
+  // else the lowest the build compiles for, else sm_80.
+  auto BaseArgs = [&](const std::string &FileArch) {
+    std::string A = !Arch.empty() ? Arch : !FileArch.empty() ? FileArch
+                                                             : DefaultCudaArch;
     std::vector<std::string> Args = {SHMEM_LINT_CLANG_PATH,
                                      "-x",
                                      "cuda",
                                      "--cuda-device-only",
-                                     "--cuda-gpu-arch=" + Arch,
+                                     "--cuda-gpu-arch=" + A,
                                      "-fsyntax-only",
                                      "-resource-dir",
                                      SHMEM_LINT_RESOURCE_DIR,
                                      "-Wno-unknown-cuda-version",
                                      "-w"};
     Args.insert(Args.end(), CudaFlags.begin(), CudaFlags.end());
-    (void)File;
     return Args;
   };
 
@@ -356,22 +361,40 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         Err << "shmem-lint: warning: '" << F
             << "' is not in the compile database; analysing it without its "
                "flags\n";
-        FileJob J{Abs.str().str(), ".", BaseArgs(F)};
+        FileJob J{Abs.str().str(), ".", BaseArgs("")};
         J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
         J.Args.push_back(J.File);
         Opts.Jobs.push_back(std::move(J));
         continue;
       }
       const auto &C = Cmds.front();
-      FileJob J{C.Filename, C.Directory, BaseArgs(C.Filename)};
-      llvm::SmallString<256> Path(C.Filename);
+      // nvcc's flags become clang's: response files expanded, -gencode
+      // mapped to --cuda-gpu-arch, host-compiler wrappers unwrapped,
+      // nvcc-only flags dropped.
+      TranslatedCommand T = translateCompileCommand(C.CommandLine, C.Directory);
+      for (const std::string &E : T.Errors)
+        Err << "shmem-lint: warning: " << C.Filename << ": " << E << "\n";
+      for (const std::string &W : T.Warnings)
+        Err << "shmem-lint: warning: " << C.Filename << ": " << W << "\n";
+      if (Opts.Verbose)
+        for (const std::string &D : T.Dropped)
+          Err << "shmem-lint: note: " << C.Filename << ": " << D << "\n";
+      FileJob J{T.InputFile.empty() ? C.Filename : T.InputFile, C.Directory,
+                BaseArgs(T.CudaArchs.empty() ? "" : T.CudaArchs.front())};
+      llvm::SmallString<256> Path(J.File);
       if (!llvm::sys::path::is_absolute(Path)) {
         Path = C.Directory;
-        llvm::sys::path::append(Path, C.Filename);
+        llvm::sys::path::append(Path, J.File);
       }
       J.File = Path.str().str();
-      auto Flags = flagsFromDatabase(C.CommandLine, Err, Opts.Verbose);
-      J.Args.insert(J.Args.end(), Flags.begin(), Flags.end());
+      for (const std::string &A : T.Args) {
+        // The driver picks the one architecture and the language itself.
+        llvm::StringRef AR(A);
+        if (AR.starts_with("--cuda-gpu-arch=") || AR == "-x" || AR == "cuda" ||
+            AR == "cu")
+          continue;
+        J.Args.push_back(A);
+      }
       J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
       J.Args.push_back(J.File);
       Opts.Jobs.push_back(std::move(J));
@@ -379,6 +402,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     if (Opts.Jobs.empty())
       return Fail("the compile database in '" + BuildDir +
                   "' lists no CUDA files");
+    (void)flagsFromDatabase;
     return -1;
   }
 
@@ -387,7 +411,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
   for (const std::string &F : Files) {
-    FileJob J{F, Cwd.str().str(), BaseArgs(F)};
+    FileJob J{F, Cwd.str().str(), BaseArgs("")};
     J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
     J.Args.push_back(F);
     Opts.Jobs.push_back(std::move(J));
@@ -395,27 +419,44 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   return -1;
 }
 
+/// The repository root for relative paths: the nearest directory above the
+/// working directory holding .git, else the working directory.
+static std::string repoRoot() {
+  llvm::SmallString<256> Dir;
+  llvm::sys::fs::current_path(Dir);
+  for (llvm::SmallString<256> D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Git(D);
+    llvm::sys::path::append(Git, ".git");
+    if (llvm::sys::fs::exists(Git))
+      return D.str().str();
+    if (llvm::sys::path::parent_path(D) == D)
+      break;
+  }
+  return Dir.str().str();
+}
+
 void writeReport(const DriverOptions &Opts,
                  const std::vector<ReportedFinding> &Findings,
                  llvm::raw_ostream &Out) {
-  // Text format: clang's layout.
-  for (const ReportedFinding &F : Findings) {
-    if (Opts.Color)
-      Out.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-    Out << F.Loc.File << ":" << F.Loc.Line << ":" << F.Loc.Column << ": ";
-    if (Opts.Color)
-      Out.changeColor(llvm::raw_ostream::MAGENTA, true);
-    Out << "warning: ";
-    if (Opts.Color)
-      Out.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-    Out << F.Message << " [" << F.Check << "]\n";
-    if (Opts.Color)
-      Out.resetColor();
-    for (const ReportedNote &N : F.Notes)
-      Out << N.Loc.File << ":" << N.Loc.Line << ":" << N.Loc.Column
-          << ": note: " << N.Message << "\n";
-    if (Opts.Verbose && !F.Detail.empty())
-      Out << F.Detail;
+  OutputFormat F = OutputFormat::Text;
+  parseOutputFormat(Opts.Format, F);
+  OutputContext Ctx;
+  Ctx.ToolVersion = SHMEM_LINT_VERSION;
+  Ctx.RepoRoot = repoRoot();
+  Ctx.Color = Opts.Color;
+  Ctx.Verbose = Opts.Verbose;
+  writeFindings(Out, F, Findings, Ctx);
+  if (!Opts.ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Y(Opts.ExportFixes, EC);
+    if (EC) {
+      llvm::errs() << "shmem-lint: error: cannot write '" << Opts.ExportFixes
+                   << "': " << EC.message() << "\n";
+      return;
+    }
+    writeExportFixesYaml(Y, Opts.Jobs.empty() ? "" : Opts.Jobs.front().File,
+                         Findings);
   }
 }
 

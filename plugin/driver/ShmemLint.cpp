@@ -191,7 +191,18 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       ++Analysed;
     }
   }
-  writeReport(Opts, State.Findings, Out);
+  if (!Opts.OutputFile.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream File(Opts.OutputFile, EC);
+    if (EC) {
+      Err << "shmem-lint: error: cannot write '" << Opts.OutputFile
+          << "': " << EC.message() << "\n";
+      return 2;
+    }
+    writeReport(Opts, State.Findings, File);
+  } else {
+    writeReport(Opts, State.Findings, Out);
+  }
   if (Opts.Verbose)
     Err << "shmem-lint: " << Analysed << " file(s) analysed, " << Failed
         << " failed; " << State.Stats.Kernels << " kernel(s), "

@@ -90,9 +90,9 @@ def main():
         ok &= filecheck(args, out, src, args.prefix, "shmem-lint")
 
     if "plugin" in fronts:
-        pargs = ["-fplugin-arg-shmem-lint-checks=" + args.check]
+        pargs = ["-fplugin-arg-shmem_lint-checks=" + args.check]
         for a in filter(None, args.plugin_args.split(",")):
-            pargs.append("-fplugin-arg-shmem-lint-" + a)
+            pargs.append("-fplugin-arg-shmem_lint-" + a)
         cmd = [args.clangxx, "-x", "cuda", "-fsyntax-only",
                "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90",
                "-fplugin=" + args.clang_plugin] + pargs + cuda + extra + [src]

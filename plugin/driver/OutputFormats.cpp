@@ -1,0 +1,950 @@
+//===- OutputFormats.cpp - Render the findings of one run -----------------===//
+
+#include "OutputFormats.h"
+
+#include "Analysis/Finding.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/YAMLTraits.h"
+
+#include <map>
+
+namespace shmem {
+
+//===----------------------------------------------------------------------===//
+// Format names
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct FormatName {
+  OutputFormat Format;
+  const char *Name;
+};
+const FormatName FormatNames[] = {
+    {OutputFormat::Text, "text"},     {OutputFormat::Sarif, "sarif"},
+    {OutputFormat::GitHub, "github"}, {OutputFormat::GitLab, "gitlab"},
+    {OutputFormat::Json, "json"},
+};
+} // namespace
+
+bool parseOutputFormat(llvm::StringRef Name, OutputFormat &F) {
+  for (const FormatName &N : FormatNames)
+    if (Name.equals_insensitive(N.Name)) {
+      F = N.Format;
+      return true;
+    }
+  return false;
+}
+
+llvm::StringRef outputFormatName(OutputFormat F) {
+  for (const FormatName &N : FormatNames)
+    if (N.Format == F)
+      return N.Name;
+  return "text";
+}
+
+llvm::StringRef outputFormatNames() {
+  return "text, sarif, github, gitlab, json";
+}
+
+//===----------------------------------------------------------------------===//
+// The checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct CheckText {
+  const char *Id;
+  const char *Name;
+  bool Correctness;
+  const char *Full;
+  const char *Help;
+};
+
+const CheckText CheckTexts[] = {
+    {"shmem-bank-conflict", "SharedMemoryBankConflict", false,
+     "Shared memory is divided into 32 banks of 4-byte words. A warp's "
+     "access is served in as many wavefronts as the largest number of "
+     "different words any one bank must deliver (lanes that read the same "
+     "word share it). shmem-lint computes the address of every lane under "
+     "the launch geometry it assumes and reports accesses that need more "
+     "wavefronts than the width of the access requires: an n-way conflict "
+     "makes the access up to n times slower.",
+     "A common cause is a tile whose rows are a multiple of 32 words long, "
+     "read down a column:\n\n"
+     "```cuda\n"
+     "__shared__ float tile[32][32];\n"
+     "float v = tile[threadIdx.x][k]; // all 32 lanes in one bank\n"
+     "```\n\n"
+     "Padding the row by one word spreads a column over all banks:\n\n"
+     "```cuda\n"
+     "__shared__ float tile[32][33];\n"
+     "```\n\n"
+     "Other remedies: swizzle the column index (XOR it with the row), or let "
+     "`threadIdx.x` walk the contiguous dimension. Run with `--verbose` to "
+     "see which lanes meet in which bank."},
+    {"shmem-divergent-barrier", "DivergentBarrier", true,
+     "`__syncthreads()` must be reached by every thread of the block, and "
+     "`__syncwarp(mask)` by every lane in the mask. A barrier under a "
+     "condition that differs between those threads (one that depends on "
+     "`threadIdx`, on per-thread data, or follows an early return some "
+     "threads take) is undefined behaviour: the kernel may hang, or the "
+     "barrier may not synchronize at all.",
+     "```cuda\n"
+     "if (threadIdx.x < n) {\n"
+     "  tile[threadIdx.x] = in[threadIdx.x];\n"
+     "  __syncthreads(); // threads with threadIdx.x >= n never arrive\n"
+     "}\n"
+     "```\n\n"
+     "Keep the barrier where every thread reaches it:\n\n"
+     "```cuda\n"
+     "if (threadIdx.x < n)\n"
+     "  tile[threadIdx.x] = in[threadIdx.x];\n"
+     "__syncthreads();\n"
+     "```"},
+    {"shmem-race", "SharedMemoryRace", true,
+     "Two threads of a block access the same shared-memory word, at least "
+     "one of them writing, and on some path no barrier (`__syncthreads()`, "
+     "or `__syncwarp()` between lanes of one warp) orders the two accesses. "
+     "The result then depends on scheduling and can change between runs and "
+     "GPU generations.",
+     "```cuda\n"
+     "tile[threadIdx.x] = in[i];\n"
+     "out[i] = tile[threadIdx.x ^ 1]; // reads a neighbour's slot: race\n"
+     "```\n\n"
+     "Put a barrier between the phase that writes and the phase that reads:\n\n"
+     "```cuda\n"
+     "tile[threadIdx.x] = in[i];\n"
+     "__syncthreads();\n"
+     "out[i] = tile[threadIdx.x ^ 1];\n"
+     "```\n\n"
+     "In a loop that refills the tile, the next iteration's writes also need "
+     "a barrier after the last read."},
+    {"shmem-uncoalesced-transfer", "UncoalescedSharedMemoryTransfer", false,
+     "A global-memory load that fills shared memory, or a store that drains "
+     "it, in which the lanes of a warp touch more 32-byte sectors than the "
+     "bytes they move need, typically because neighbouring lanes address "
+     "elements a row apart. Every extra sector costs memory bandwidth.",
+     "```cuda\n"
+     "tile[threadIdx.x][threadIdx.y] = in[threadIdx.x * ld + threadIdx.y];\n"
+     "```\n\n"
+     "Let `threadIdx.x` walk the contiguous dimension of the global array "
+     "and transpose through the tile instead:\n\n"
+     "```cuda\n"
+     "tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * ld + threadIdx.x];\n"
+     "```"},
+    {"shmem-layout-mismatch", "SharedTileLayoutMismatch", true,
+     "The code that fills a shared-memory tile and the code that reads it "
+     "after the barrier compute element positions differently (a different "
+     "row length, padding, swizzle or order of the indices), so that a "
+     "thread reads another element than the one the producer stored for "
+     "that position. This is often a padding or swizzle added on one side "
+     "only.",
+     "Index the tile through one helper, or one constant for the padded row "
+     "length, on both the producer and the consumer side:\n\n"
+     "```cuda\n"
+     "constexpr int LD = TILE + 1; // padded\n"
+     "tile[ty * LD + tx] = in[...];\n"
+     "__syncthreads();\n"
+     "acc += tile[tx * LD + ty];\n"
+     "```"},
+};
+
+const CheckText *findCheckText(llvm::StringRef Id) {
+  for (const CheckText &T : CheckTexts)
+    if (Id == T.Id)
+      return &T;
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<CheckDescription> knownChecks() {
+  std::vector<CheckDescription> Out;
+  for (unsigned I = 0; I < NumCheckKinds; ++I) {
+    CheckKind K = static_cast<CheckKind>(I);
+    CheckDescription D;
+    D.Id = checkName(K).str();
+    D.ShortDescription = checkSummary(K).str();
+    if (const CheckText *T = findCheckText(D.Id)) {
+      D.Name = T->Name;
+      D.FullDescription = T->Full;
+      D.HelpMarkdown = T->Help;
+      D.Correctness = T->Correctness;
+    } else {
+      D.Name = D.Id;
+      D.FullDescription = D.ShortDescription;
+      D.HelpMarkdown = D.ShortDescription;
+    }
+    Out.push_back(std::move(D));
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Files and paths
+//===----------------------------------------------------------------------===//
+
+FileReader diskFileReader() {
+  return [](llvm::StringRef Path) -> std::optional<std::string> {
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return std::nullopt;
+    return (*Buf)->getBuffer().str();
+  };
+}
+
+namespace {
+
+/// Source files read once each, split into lines on demand.
+class SourceCache {
+public:
+  explicit SourceCache(FileReader Read)
+      : Read(Read ? std::move(Read) : diskFileReader()) {}
+
+  const std::string *text(llvm::StringRef File) {
+    if (File.empty())
+      return nullptr;
+    auto It = Files.find(File);
+    if (It == Files.end())
+      It = Files.try_emplace(File, load(File)).first;
+    return It->second.Text ? &*It->second.Text : nullptr;
+  }
+
+  /// Line \p Line (1-based) without its line end.
+  std::optional<llvm::StringRef> line(llvm::StringRef File, unsigned Line) {
+    std::optional<unsigned> Start = lineStart(File, Line);
+    if (!Start)
+      return std::nullopt;
+    llvm::StringRef Rest = llvm::StringRef(*text(File)).drop_front(*Start);
+    Rest = Rest.take_until([](char C) { return C == '\n'; });
+    Rest.consume_back("\r");
+    return Rest;
+  }
+
+  std::optional<unsigned> lineStart(llvm::StringRef File, unsigned Line) {
+    if (Line == 0 || !text(File))
+      return std::nullopt;
+    const std::vector<unsigned> &Starts = Files.find(File)->second.LineStarts;
+    if (Line > Starts.size())
+      return std::nullopt;
+    return Starts[Line - 1];
+  }
+
+private:
+  struct Entry {
+    std::optional<std::string> Text;
+    std::vector<unsigned> LineStarts;
+  };
+  Entry load(llvm::StringRef File) {
+    Entry E;
+    E.Text = Read(File);
+    if (E.Text) {
+      E.LineStarts.push_back(0);
+      for (size_t I = 0; I < E.Text->size(); ++I)
+        if ((*E.Text)[I] == '\n' && I + 1 < E.Text->size())
+          E.LineStarts.push_back(I + 1);
+    }
+    return E;
+  }
+
+  FileReader Read;
+  llvm::StringMap<Entry> Files;
+};
+
+std::string normalizePath(llvm::StringRef P) {
+  llvm::SmallString<256> S(llvm::sys::path::convert_to_slash(P));
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true,
+                               llvm::sys::path::Style::posix);
+  return std::string(S);
+}
+
+bool isAbsoluteAnyStyle(llvm::StringRef P) {
+  return llvm::sys::path::is_absolute(P, llvm::sys::path::Style::posix) ||
+         llvm::sys::path::is_absolute(P, llvm::sys::path::Style::windows);
+}
+
+/// Percent-encodes a path for a URI: everything but unreserved characters and
+/// '/' (and ':' when \p KeepColon, for a drive letter in a file: URI).
+std::string encodeUriPath(llvm::StringRef P, bool KeepColon) {
+  std::string Out;
+  for (unsigned char C : P) {
+    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' ||
+        C == '/' || (KeepColon && C == ':')) {
+      Out += static_cast<char>(C);
+    } else {
+      Out += '%';
+      Out += llvm::hexdigit(C >> 4);
+      Out += llvm::hexdigit(C & 15);
+    }
+  }
+  return Out;
+}
+
+std::string fileUri(llvm::StringRef AbsPath) {
+  std::string P = normalizePath(AbsPath);
+  if (!llvm::StringRef(P).starts_with("/"))
+    P = "/" + P; // C:/x -> /C:/x
+  return "file://" + encodeUriPath(P, /*KeepColon=*/true);
+}
+
+/// The UTF-16 column of 1-based byte column \p Column in \p Line.
+unsigned utf16Column(llvm::StringRef Line, unsigned Column) {
+  if (Column == 0)
+    return 0;
+  llvm::StringRef Prefix = Line.take_front(Column - 1);
+  unsigned Units = 0;
+  for (unsigned char C : Prefix) {
+    if ((C & 0xC0) == 0x80)
+      continue; // Continuation byte.
+    Units += (C >= 0xF0) ? 2 : 1;
+  }
+  // A column past the end of the line (clang points at the newline).
+  return Units + (Column - 1 - Prefix.size()) + 1;
+}
+
+std::string sha256Hex(llvm::StringRef Data) {
+  std::array<uint8_t, 32> H =
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(Data));
+  return llvm::toHex(H, /*LowerCase=*/true).substr(0, 32);
+}
+
+std::string fingerprintWith(const ReportedFinding &F, llvm::StringRef RepoRoot,
+                            SourceCache &Sources) {
+  std::string Data = F.Check;
+  Data += '\0';
+  Data += repoRelativePath(F.Loc.File, RepoRoot);
+  Data += '\0';
+  Data += F.Message;
+  Data += '\0';
+  if (std::optional<llvm::StringRef> L = Sources.line(F.Loc.File, F.Loc.Line))
+    Data += L->trim().str();
+  return sha256Hex(Data);
+}
+
+/// What every format needs to know about the findings of one run.
+class Prepared {
+public:
+  Prepared(llvm::ArrayRef<ReportedFinding> Findings, const OutputContext &Ctx)
+      : Ctx(Ctx), Sources(Ctx.ReadFile), Checks(knownChecks()) {
+    std::map<std::string, unsigned> Seen;
+    for (const ReportedFinding &F : Findings) {
+      std::string Base = fingerprintWith(F, Ctx.RepoRoot, Sources);
+      unsigned N = ++Seen[Base];
+      Fingerprints.push_back({Base, N});
+      ruleIndex(F.Check); // Adds rules for checks not known in advance.
+    }
+  }
+
+  const OutputContext &Ctx;
+  SourceCache Sources;
+  std::vector<CheckDescription> Checks;
+  /// Per finding: the hash and its occurrence number (1, 2, ...).
+  std::vector<std::pair<std::string, unsigned>> Fingerprints;
+
+  unsigned ruleIndex(llvm::StringRef Check) {
+    for (unsigned I = 0; I < Checks.size(); ++I)
+      if (Checks[I].Id == Check)
+        return I;
+    CheckDescription D;
+    D.Id = Check.str();
+    D.Name = Check.str();
+    D.ShortDescription = D.FullDescription = D.HelpMarkdown = Check.str();
+    Checks.push_back(std::move(D));
+    return Checks.size() - 1;
+  }
+
+  /// One string per finding, unique within the run.
+  std::string uniqueFingerprint(size_t I) const {
+    const auto &[Base, N] = Fingerprints[I];
+    return N == 1 ? Base : sha256Hex(Base + ":" + std::to_string(N));
+  }
+
+  std::string relative(llvm::StringRef File) const {
+    return repoRelativePath(File, Ctx.RepoRoot);
+  }
+
+  bool insideRepo(llvm::StringRef File) const {
+    if (!isAbsoluteAnyStyle(File))
+      return true;
+    return !Ctx.RepoRoot.empty() && !isAbsoluteAnyStyle(relative(File));
+  }
+
+  unsigned column(const ReportedLocation &L) {
+    if (std::optional<llvm::StringRef> Line = Sources.line(L.File, L.Line))
+      return utf16Column(*Line, L.Column);
+    return L.Column;
+  }
+};
+
+} // namespace
+
+std::string repoRelativePath(llvm::StringRef File, llvm::StringRef RepoRoot) {
+  std::string F = normalizePath(File);
+  if (RepoRoot.empty() || !isAbsoluteAnyStyle(F))
+    return F;
+  std::string Root = normalizePath(RepoRoot);
+  while (Root.size() > 1 && Root.back() == '/')
+    Root.pop_back();
+  llvm::StringRef Rest(F);
+  if (Rest.consume_front(Root) && (Rest.consume_front("/") || Root == "/"))
+    return Rest.str();
+  return F;
+}
+
+std::string findingFingerprint(const ReportedFinding &F,
+                               const OutputContext &Ctx) {
+  SourceCache Sources(Ctx.ReadFile);
+  return fingerprintWith(F, Ctx.RepoRoot, Sources);
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// clang's colours (clang/lib/Frontend/TextDiagnostic.cpp).
+constexpr const char *Bold = "\033[1m";
+constexpr const char *Reset = "\033[0m";
+constexpr const char *WarningColor = "\033[0;1;35m";
+constexpr const char *NoteColor = "\033[0;1;36m";
+constexpr const char *CaretColor = "\033[0;1;32m";
+
+void writeLocation(llvm::raw_ostream &OS, const ReportedLocation &L) {
+  if (L.File.empty()) {
+    OS << "shmem-lint: ";
+    return;
+  }
+  OS << L.File;
+  if (L.Line) {
+    OS << ':' << L.Line;
+    if (L.Column)
+      OS << ':' << L.Column;
+  }
+  OS << ": ";
+}
+
+/// The source line and a caret, with clang's line-number gutter:
+///     3 |   float v = tile[i][0];
+///       |             ^
+void writeSnippet(llvm::raw_ostream &OS, const ReportedLocation &L,
+                  Prepared &P) {
+  std::optional<llvm::StringRef> Line = P.Sources.line(L.File, L.Line);
+  if (!Line || L.Column == 0)
+    return;
+  unsigned Width = std::max<unsigned>(4, std::to_string(L.Line + 16).size());
+  std::string Number = std::to_string(L.Line);
+  OS.indent(Width - Number.size() + 1) << Number << " | " << *Line << '\n';
+  std::string Pad;
+  llvm::StringRef Before = Line->take_front(L.Column - 1);
+  for (unsigned char C : Before) {
+    if ((C & 0xC0) == 0x80)
+      continue;
+    Pad += C == '\t' ? '\t' : ' ';
+  }
+  OS.indent(Width + 2) << "| " << Pad;
+  if (P.Ctx.Color)
+    OS << CaretColor << '^' << Reset;
+  else
+    OS << '^';
+  OS << '\n';
+}
+
+void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
+               Prepared &P) {
+  const bool Color = P.Ctx.Color;
+  auto Head = [&](const ReportedLocation &L, bool IsNote,
+                  llvm::StringRef Message, llvm::StringRef Check) {
+    if (Color)
+      OS << Bold;
+    writeLocation(OS, L);
+    if (Color)
+      OS << Reset << (IsNote ? NoteColor : WarningColor);
+    OS << (IsNote ? "note: " : "warning: ");
+    if (Color)
+      OS << Reset;
+    if (Color && !IsNote)
+      OS << Bold;
+    OS << Message;
+    if (!Check.empty())
+      OS << " [" << Check << ']';
+    if (Color)
+      OS << Reset;
+    OS << '\n';
+    if (P.Ctx.ShowSource)
+      writeSnippet(OS, L, P);
+  };
+  for (const ReportedFinding &F : Findings) {
+    Head(F.Loc, /*IsNote=*/false, F.Message, F.Check);
+    if (P.Ctx.Verbose && !F.Detail.empty()) {
+      llvm::StringRef Detail = llvm::StringRef(F.Detail).rtrim('\n');
+      for (llvm::StringRef Line : llvm::split(Detail, '\n'))
+        OS << "    " << Line.rtrim('\r') << '\n';
+    }
+    for (const ReportedNote &N : F.Notes)
+      Head(N.Loc, /*IsNote=*/true, N.Message, "");
+    if (P.Ctx.Verbose)
+      for (const ReportedFix &X : F.Fixes) {
+        ReportedLocation L{X.File, X.Line, X.Column};
+        std::string Msg = "fix-it: replace " + std::to_string(X.Length) +
+                          " byte" + (X.Length == 1 ? "" : "s") + " with \"" +
+                          llvm::StringRef(X.Replacement).str() + "\"";
+        Head(L, /*IsNote=*/true, Msg, "");
+      }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// SARIF
+//===----------------------------------------------------------------------===//
+
+constexpr const char *SarifSchemaUri =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+    "sarif-schema-2.1.0.json";
+constexpr const char *InformationUri =
+    "https://github.com/shmem-lint/shmem-lint";
+constexpr const char *SrcRoot = "%SRCROOT%";
+
+void writeArtifactLocation(llvm::json::OStream &J, llvm::StringRef File,
+                           Prepared &P) {
+  J.attributeObject("artifactLocation", [&] {
+    if (P.insideRepo(File)) {
+      J.attribute("uri", encodeUriPath(P.relative(File), /*KeepColon=*/false));
+      J.attribute("uriBaseId", SrcRoot);
+    } else {
+      J.attribute("uri", fileUri(File));
+    }
+  });
+}
+
+void writePhysicalLocation(llvm::json::OStream &J, const ReportedLocation &L,
+                           Prepared &P) {
+  J.attributeObject("physicalLocation", [&] {
+    writeArtifactLocation(J, L.File, P);
+    if (L.Line)
+      J.attributeObject("region", [&] {
+        J.attribute("startLine", L.Line);
+        if (L.Column)
+          J.attribute("startColumn", P.column(L));
+      });
+  });
+}
+
+void writeRule(llvm::json::OStream &J, const CheckDescription &D,
+               const OutputContext &Ctx) {
+  J.object([&] {
+    J.attribute("id", D.Id);
+    J.attribute("name", D.Name);
+    J.attributeObject("shortDescription",
+                      [&] { J.attribute("text", D.ShortDescription); });
+    J.attributeObject("fullDescription",
+                      [&] { J.attribute("text", D.FullDescription); });
+    J.attributeObject("help", [&] {
+      J.attribute("text", D.FullDescription + "\n\nSee " + Ctx.DocsBaseUrl +
+                              D.Id + ".md");
+      J.attribute("markdown", D.FullDescription + "\n\n" + D.HelpMarkdown);
+    });
+    J.attribute("helpUri", Ctx.DocsBaseUrl + D.Id + ".md");
+    J.attributeObject("defaultConfiguration",
+                      [&] { J.attribute("level", "warning"); });
+    J.attributeObject("properties", [&] {
+      J.attributeArray("tags", [&] {
+        J.value("cuda");
+        J.value("shared-memory");
+        J.value(D.Correctness ? "correctness" : "performance");
+      });
+      J.attribute("problem.severity",
+                  D.Correctness ? "warning" : "recommendation");
+    });
+  });
+}
+
+void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
+                Prepared &P) {
+  const OutputContext &Ctx = P.Ctx;
+  llvm::json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("$schema", SarifSchemaUri);
+    J.attribute("version", "2.1.0");
+    J.attributeArray("runs", [&] {
+      J.object([&] {
+        J.attributeObject("tool", [&] {
+          J.attributeObject("driver", [&] {
+            J.attribute("name", "shmem-lint");
+            if (!Ctx.ToolVersion.empty())
+              J.attribute("version", Ctx.ToolVersion);
+            J.attribute("informationUri", InformationUri);
+            J.attributeArray("rules", [&] {
+              for (const CheckDescription &D : P.Checks)
+                writeRule(J, D, Ctx);
+            });
+          });
+        });
+        if (!Ctx.RepoRoot.empty())
+          J.attributeObject("originalUriBaseIds", [&] {
+            J.attributeObject(SrcRoot, [&] {
+              std::string Root = fileUri(Ctx.RepoRoot);
+              if (!llvm::StringRef(Root).ends_with("/"))
+                Root += '/';
+              J.attribute("uri", Root);
+            });
+          });
+        J.attribute("columnKind", "utf16CodeUnits");
+        J.attributeArray("results", [&] {
+          for (size_t I = 0; I < Findings.size(); ++I) {
+            const ReportedFinding &F = Findings[I];
+            J.object([&] {
+              J.attribute("ruleId", F.Check);
+              J.attribute("ruleIndex", P.ruleIndex(F.Check));
+              J.attribute("level", "warning");
+              J.attributeObject("message", [&] {
+                std::string Text = F.Message;
+                if (Ctx.Verbose && !F.Detail.empty())
+                  Text += "\n" + F.Detail;
+                J.attribute("text", Text);
+              });
+              J.attributeArray("locations", [&] {
+                J.object([&] { writePhysicalLocation(J, F.Loc, P); });
+              });
+              if (!F.Notes.empty())
+                J.attributeArray("relatedLocations", [&] {
+                  for (size_t N = 0; N < F.Notes.size(); ++N)
+                    J.object([&] {
+                      J.attribute("id", static_cast<int64_t>(N));
+                      writePhysicalLocation(J, F.Notes[N].Loc, P);
+                      J.attributeObject("message", [&] {
+                        J.attribute("text", F.Notes[N].Message);
+                      });
+                    });
+                });
+              J.attributeObject("partialFingerprints", [&] {
+                const auto &[Base, N] = P.Fingerprints[I];
+                J.attribute("shmemLintFingerprint/v1",
+                            Base + ":" + std::to_string(N));
+              });
+              if (!F.Fixes.empty())
+                J.attributeArray("fixes", [&] {
+                  J.object([&] {
+                    J.attributeObject("description", [&] {
+                      J.attribute("text", "apply shmem-lint's fix-it");
+                    });
+                    // One artifactChange per file, in order of appearance.
+                    std::vector<std::string> Files;
+                    for (const ReportedFix &X : F.Fixes)
+                      if (!llvm::is_contained(Files, X.File))
+                        Files.push_back(X.File);
+                    J.attributeArray("artifactChanges", [&] {
+                      for (const std::string &File : Files)
+                        J.object([&] {
+                          writeArtifactLocation(J, File, P);
+                          J.attributeArray("replacements", [&] {
+                            for (const ReportedFix &X : F.Fixes) {
+                              if (X.File != File)
+                                continue;
+                              J.object([&] {
+                                J.attributeObject("deletedRegion", [&] {
+                                  J.attribute("byteOffset", X.Offset);
+                                  J.attribute("byteLength", X.Length);
+                                });
+                                J.attributeObject("insertedContent", [&] {
+                                  J.attribute("text", X.Replacement);
+                                });
+                              });
+                            }
+                          });
+                        });
+                    });
+                  });
+                });
+              if (!F.Detail.empty())
+                J.attributeObject("properties",
+                                  [&] { J.attribute("detail", F.Detail); });
+            });
+          }
+        });
+      });
+    });
+  });
+  OS << '\n';
+}
+
+//===----------------------------------------------------------------------===//
+// GitHub, GitLab, JSON
+//===----------------------------------------------------------------------===//
+
+void writeGitHub(llvm::raw_ostream &OS,
+                 llvm::ArrayRef<ReportedFinding> Findings, Prepared &P) {
+  for (const ReportedFinding &F : Findings) {
+    OS << "::warning file=" << escapeGitHubProperty(P.relative(F.Loc.File));
+    if (F.Loc.Line) {
+      OS << ",line=" << F.Loc.Line;
+      if (F.Loc.Column)
+        OS << ",col=" << F.Loc.Column;
+    }
+    OS << ",title=" << escapeGitHubProperty(F.Check) << "::";
+    std::string Message = F.Message;
+    for (const ReportedNote &N : F.Notes) {
+      Message += "\nnote: " + P.relative(N.Loc.File);
+      if (N.Loc.Line)
+        Message += ":" + std::to_string(N.Loc.Line);
+      if (N.Loc.Line && N.Loc.Column)
+        Message += ":" + std::to_string(N.Loc.Column);
+      Message += ": " + N.Message;
+    }
+    if (P.Ctx.Verbose && !F.Detail.empty())
+      Message += "\n" + F.Detail;
+    OS << escapeGitHubData(Message) << '\n';
+  }
+}
+
+void writeGitLab(llvm::raw_ostream &OS,
+                 llvm::ArrayRef<ReportedFinding> Findings, Prepared &P) {
+  llvm::json::OStream J(OS, 2);
+  J.array([&] {
+    for (size_t I = 0; I < Findings.size(); ++I) {
+      const ReportedFinding &F = Findings[I];
+      const CheckDescription &D = P.Checks[P.ruleIndex(F.Check)];
+      J.object([&] {
+        J.attribute("description", F.Message);
+        J.attribute("check_name", F.Check);
+        J.attribute("fingerprint", P.uniqueFingerprint(I));
+        J.attribute("severity", D.Correctness ? "major" : "minor");
+        J.attributeObject("location", [&] {
+          J.attribute("path", P.relative(F.Loc.File));
+          J.attributeObject(
+              "lines", [&] { J.attribute("begin", std::max(F.Loc.Line, 1u)); });
+        });
+      });
+    }
+  });
+  OS << '\n';
+}
+
+void writeJsonLocation(llvm::json::OStream &J, const ReportedLocation &L,
+                       Prepared &P) {
+  J.attribute("file", L.File);
+  J.attribute("path", P.relative(L.File));
+  J.attribute("line", L.Line);
+  J.attribute("column", L.Column);
+}
+
+void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
+               Prepared &P) {
+  llvm::json::OStream J(OS, 2);
+  J.array([&] {
+    for (size_t I = 0; I < Findings.size(); ++I) {
+      const ReportedFinding &F = Findings[I];
+      J.object([&] {
+        J.attribute("check", F.Check);
+        writeJsonLocation(J, F.Loc, P);
+        J.attribute("message", F.Message);
+        J.attributeArray("notes", [&] {
+          for (const ReportedNote &N : F.Notes)
+            J.object([&] {
+              writeJsonLocation(J, N.Loc, P);
+              J.attribute("message", N.Message);
+            });
+        });
+        J.attributeArray("fixes", [&] {
+          for (const ReportedFix &X : F.Fixes)
+            J.object([&] {
+              J.attribute("file", X.File);
+              J.attribute("path", P.relative(X.File));
+              J.attribute("offset", X.Offset);
+              J.attribute("length", X.Length);
+              J.attribute("line", X.Line);
+              J.attribute("column", X.Column);
+              J.attribute("replacement", X.Replacement);
+            });
+        });
+        J.attribute("detail", F.Detail);
+        J.attribute("fingerprint", P.uniqueFingerprint(I));
+      });
+    }
+  });
+  OS << '\n';
+}
+
+} // namespace
+
+std::string escapeGitHubData(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    switch (C) {
+    case '%':
+      Out += "%25";
+      break;
+    case '\r':
+      Out += "%0D";
+      break;
+    case '\n':
+      Out += "%0A";
+      break;
+    default:
+      Out += C;
+    }
+  }
+  return Out;
+}
+
+std::string escapeGitHubProperty(llvm::StringRef S) {
+  std::string Out;
+  for (char C : escapeGitHubData(S)) {
+    if (C == ':')
+      Out += "%3A";
+    else if (C == ',')
+      Out += "%2C";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+void writeFindings(llvm::raw_ostream &OS, OutputFormat Format,
+                   llvm::ArrayRef<ReportedFinding> Findings,
+                   const OutputContext &Ctx) {
+  Prepared P(Findings, Ctx);
+  switch (Format) {
+  case OutputFormat::Text:
+    writeText(OS, Findings, P);
+    return;
+  case OutputFormat::Sarif:
+    writeSarif(OS, Findings, P);
+    return;
+  case OutputFormat::GitHub:
+    writeGitHub(OS, Findings, P);
+    return;
+  case OutputFormat::GitLab:
+    writeGitLab(OS, Findings, P);
+    return;
+  case OutputFormat::Json:
+    writeJson(OS, Findings, P);
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// clang-tidy --export-fixes
+//===----------------------------------------------------------------------===//
+
+OffsetResolver fileOffsetResolver(FileReader Read) {
+  auto Sources = std::make_shared<SourceCache>(std::move(Read));
+  return [Sources](llvm::StringRef File, unsigned Line,
+                   unsigned Column) -> std::optional<unsigned> {
+    std::optional<unsigned> Start = Sources->lineStart(File, Line);
+    if (!Start || Column == 0)
+      return std::nullopt;
+    return *Start + Column - 1;
+  };
+}
+
+namespace {
+struct YamlReplacement {
+  std::string FilePath;
+  unsigned Offset = 0, Length = 0;
+  std::string ReplacementText;
+};
+struct YamlMessage {
+  std::string Message;
+  std::string FilePath;
+  unsigned FileOffset = 0;
+  std::vector<YamlReplacement> Replacements;
+};
+struct YamlDiagnostic {
+  std::string DiagnosticName;
+  YamlMessage DiagnosticMessage;
+  std::vector<YamlMessage> Notes;
+  std::string Level = "Warning";
+  std::string BuildDirectory;
+};
+struct YamlDocument {
+  std::string MainSourceFile;
+  std::vector<YamlDiagnostic> Diagnostics;
+};
+} // namespace
+} // namespace shmem
+
+LLVM_YAML_IS_SEQUENCE_VECTOR(shmem::YamlReplacement)
+LLVM_YAML_IS_SEQUENCE_VECTOR(shmem::YamlMessage)
+LLVM_YAML_IS_SEQUENCE_VECTOR(shmem::YamlDiagnostic)
+
+namespace llvm {
+namespace yaml {
+// The same keys, order and optionality as clang/Tooling/DiagnosticsYaml.h.
+template <> struct MappingTraits<shmem::YamlReplacement> {
+  static void mapping(IO &Io, shmem::YamlReplacement &R) {
+    Io.mapRequired("FilePath", R.FilePath);
+    Io.mapRequired("Offset", R.Offset);
+    Io.mapRequired("Length", R.Length);
+    Io.mapRequired("ReplacementText", R.ReplacementText);
+  }
+};
+template <> struct MappingTraits<shmem::YamlMessage> {
+  static void mapping(IO &Io, shmem::YamlMessage &M) {
+    Io.mapRequired("Message", M.Message);
+    Io.mapOptional("FilePath", M.FilePath);
+    Io.mapOptional("FileOffset", M.FileOffset);
+    Io.mapRequired("Replacements", M.Replacements);
+  }
+};
+template <> struct MappingTraits<shmem::YamlDiagnostic> {
+  static void mapping(IO &Io, shmem::YamlDiagnostic &D) {
+    Io.mapRequired("DiagnosticName", D.DiagnosticName);
+    Io.mapRequired("DiagnosticMessage", D.DiagnosticMessage);
+    Io.mapOptional("Notes", D.Notes);
+    Io.mapOptional("Level", D.Level);
+    Io.mapOptional("BuildDirectory", D.BuildDirectory);
+  }
+};
+template <> struct MappingTraits<shmem::YamlDocument> {
+  static void mapping(IO &Io, shmem::YamlDocument &Doc) {
+    Io.mapRequired("MainSourceFile", Doc.MainSourceFile);
+    Io.mapRequired("Diagnostics", Doc.Diagnostics);
+  }
+};
+} // namespace yaml
+} // namespace llvm
+
+namespace shmem {
+
+void writeExportFixesYaml(llvm::raw_ostream &OS, llvm::StringRef MainSourceFile,
+                          llvm::ArrayRef<ReportedFinding> Findings,
+                          llvm::StringRef BuildDirectory,
+                          OffsetResolver Offsets) {
+  if (!Offsets)
+    Offsets = fileOffsetResolver();
+  auto Message = [&](llvm::StringRef Text, const ReportedLocation &L) {
+    YamlMessage M;
+    M.Message = Text.str();
+    M.FilePath = L.File;
+    M.FileOffset = Offsets(L.File, L.Line, L.Column).value_or(0);
+    return M;
+  };
+  YamlDocument Doc;
+  Doc.MainSourceFile = MainSourceFile.str();
+  for (const ReportedFinding &F : Findings) {
+    YamlDiagnostic D;
+    D.DiagnosticName = F.Check;
+    D.DiagnosticMessage = Message(F.Message, F.Loc);
+    for (const ReportedFix &X : F.Fixes)
+      D.DiagnosticMessage.Replacements.push_back(
+          {X.File, X.Offset, X.Length, X.Replacement});
+    for (const ReportedNote &N : F.Notes)
+      D.Notes.push_back(Message(N.Message, N.Loc));
+    D.BuildDirectory = BuildDirectory.str();
+    Doc.Diagnostics.push_back(std::move(D));
+  }
+  llvm::yaml::Output Out(OS);
+  Out << Doc;
+}
+
+} // namespace shmem

@@ -1,0 +1,129 @@
+//===- OutputFormats.h - Render the findings of one run ---------*- C++ -*-===//
+//
+// One run of the driver ends with a list of ReportedFinding. This file writes
+// it as:
+//   text    clang style, `file:line:col: warning: message [check]`, notes as
+//           `file:line:col: note: ...`, the source line and a caret when the
+//           file can be read, colours like clang's, Detail under --verbose;
+//   sarif   SARIF 2.1.0 for GitHub code scanning: every known check as a
+//           rule, repo-relative URIs against %SRCROOT%, notes as
+//           relatedLocations, fixes, stable partialFingerprints;
+//   github  GitHub Actions workflow commands (::warning file=..::message);
+//   gitlab  GitLab Code Quality (a JSON array);
+//   json    a plain JSON array with every field.
+// and, separately, clang-tidy's --export-fixes YAML for the PR bots that read
+// it.
+//
+// Fingerprints (SARIF partialFingerprints, GitLab fingerprint, JSON) hash the
+// check, the repo-relative path, the message and the trimmed text of the
+// finding's source line when the file can be read, but never the line
+// number: a finding keeps its fingerprint when lines are added above it. Two
+// findings with the same hash in one run get ":1", ":2", ... in file order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_DRIVER_OUTPUTFORMATS_H
+#define SHMEM_LINT_DRIVER_OUTPUTFORMATS_H
+
+#include "ReportedFinding.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shmem {
+
+enum class OutputFormat { Text, Sarif, GitHub, GitLab, Json };
+
+/// "text", "sarif", "github", "gitlab", "json" (any case). False for anything
+/// else, leaving \p F alone.
+bool parseOutputFormat(llvm::StringRef Name, OutputFormat &F);
+/// The name parseOutputFormat() takes.
+llvm::StringRef outputFormatName(OutputFormat F);
+/// "text, sarif, github, gitlab, json", for --help and error messages.
+llvm::StringRef outputFormatNames();
+
+/// Reads a whole file; std::nullopt if it cannot. Used for source lines
+/// (text snippets, fingerprints, UTF-16 columns) and byte offsets.
+using FileReader =
+    std::function<std::optional<std::string>(llvm::StringRef Path)>;
+
+/// Reads from disk.
+FileReader diskFileReader();
+
+struct OutputContext {
+  std::string ToolVersion;
+  /// Absolute; paths below it are written relative to it (with forward
+  /// slashes) and SARIF URIs are relative to %SRCROOT% = this directory.
+  std::string RepoRoot;
+  bool Color = false;
+  bool Verbose = false;
+  /// Text: print the source line and a caret under each warning and note.
+  bool ShowSource = true;
+  std::string DocsBaseUrl =
+      "https://github.com/shmem-lint/shmem-lint/blob/main/docs/checks/";
+  /// Where source text comes from; unset means diskFileReader().
+  FileReader ReadFile;
+};
+
+void writeFindings(llvm::raw_ostream &OS, OutputFormat Format,
+                   llvm::ArrayRef<ReportedFinding> Findings,
+                   const OutputContext &Ctx);
+
+/// Byte offset in a file of a 1-based line and column (clang's columns are
+/// byte columns); std::nullopt if unknown.
+using OffsetResolver = std::function<std::optional<unsigned>(
+    llvm::StringRef File, unsigned Line, unsigned Column)>;
+
+/// An OffsetResolver that reads each file once through \p Read (disk when
+/// unset) and counts lines, accepting \n and \r\n line ends.
+OffsetResolver fileOffsetResolver(FileReader Read = nullptr);
+
+/// clang-tidy's --export-fixes YAML: MainSourceFile, then one Diagnostics
+/// entry per finding (DiagnosticName, DiagnosticMessage {Message, FilePath,
+/// FileOffset, Replacements}, Notes, Level: Warning, BuildDirectory).
+/// ReportedLocation has no byte offset, so FileOffset comes from \p Offsets
+/// (by default fileOffsetResolver(), which reads the file); where it is
+/// unknown it is 0, as clang-tidy writes for a diagnostic without a location.
+void writeExportFixesYaml(llvm::raw_ostream &OS, llvm::StringRef MainSourceFile,
+                          llvm::ArrayRef<ReportedFinding> Findings,
+                          llvm::StringRef BuildDirectory = "",
+                          OffsetResolver Offsets = nullptr);
+
+//===----------------------------------------------------------------------===//
+// Pieces, public for tests and for the driver's --list-checks
+//===----------------------------------------------------------------------===//
+
+/// What SARIF and --list-checks say about a check.
+struct CheckDescription {
+  std::string Id;               ///< "shmem-bank-conflict"
+  std::string Name;             ///< "SharedMemoryBankConflict"
+  std::string ShortDescription; ///< One line, from lib/Analysis.
+  std::string FullDescription;
+  std::string HelpMarkdown;
+  bool Correctness = false; ///< A bug, not a slowdown (GitLab "major").
+};
+
+/// Every check shmem-lint has, in CheckKind order.
+std::vector<CheckDescription> knownChecks();
+
+/// \p File relative to \p RepoRoot with forward slashes if it is inside it;
+/// otherwise \p File normalized (dots removed, forward slashes).
+std::string repoRelativePath(llvm::StringRef File, llvm::StringRef RepoRoot);
+
+/// The fingerprint described above, without the ":N" suffix.
+std::string findingFingerprint(const ReportedFinding &F,
+                               const OutputContext &Ctx);
+
+/// GitHub workflow command escaping: the message, and property values.
+std::string escapeGitHubData(llvm::StringRef S);
+std::string escapeGitHubProperty(llvm::StringRef S);
+
+} // namespace shmem
+
+#endif
