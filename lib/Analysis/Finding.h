@@ -51,6 +51,9 @@ struct Finding {
   std::vector<clang::FixItHint> Fixes;
   /// Multi-line extra detail for verbose output (e.g. the lane->bank map).
   std::string Detail;
+  /// How bad the finding is, to keep the worst when one location is found
+  /// several times (per template instantiation, block shape or call site).
+  unsigned Weight = 0;
 };
 
 class FindingSink {

@@ -48,13 +48,27 @@ struct SymbolInfo {
   /// Values the unknown is known to take, when the analysis could work them
   /// out (the iterations of a loop with constant bounds).
   std::optional<std::vector<int64_t>> Values;
-  const clang::Stmt *Loop = nullptr; ///< For LoopIteration.
+  /// For LoopIteration: the loop counted. For the value a variable modified
+  /// by a loop has at the top of an iteration (an Opaque unknown): that loop,
+  /// and Values, when known, are indexed by iteration number.
+  const clang::Stmt *Loop = nullptr;
+  /// The key the walker made the unknown from (an AST node) and a
+  /// sub-index. Stable across walks of one kernel, unlike SymbolId, so a
+  /// check can match the unknowns of two traces (e.g. with loops pinned).
+  const void *Key = nullptr;
+  unsigned Sub = 0;
+  /// The innermost loop whose body was being walked when the unknown was
+  /// made, if any: its value may differ from one iteration of that loop (or
+  /// of the loops around it) to the next.
+  const clang::Stmt *Scope = nullptr;
 };
 
 class SymbolTable {
 public:
+  /// The unknown for (Key, Sub), made on first use; \p Scope is recorded
+  /// then (see SymbolInfo::Scope).
   SymbolId get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
-               std::string Name);
+               std::string Name, const clang::Stmt *Scope = nullptr);
   const SymbolInfo &info(SymbolId S) const { return Infos[S]; }
   SymbolInfo &info(SymbolId S) { return Infos[S]; }
   unsigned size() const { return Infos.size(); }
@@ -124,6 +138,28 @@ struct KernelTrace {
   SymbolTable Symbols;
   std::vector<SharedAccess> Accesses;
   std::vector<BarrierEvent> Barriers;
+  /// Per branching statement (if, loop, switch, ?:, && and ||, keyed as the
+  /// CFG's block terminators are): true when its condition had the same
+  /// value in every active thread each time the walk reached it, so threads
+  /// never split there. Branches the walk did not reach are absent.
+  std::map<const clang::Stmt *, bool> UniformBranch;
+  /// Per unrolled loop: the variable that counts it and its value in each
+  /// iteration (`s`: 128, 64, ..., 1), so messages can name an iteration.
+  struct UnrolledLoop {
+    const clang::VarDecl *Var = nullptr;
+    std::vector<int64_t> Values;
+  };
+  std::map<const clang::Stmt *, UnrolledLoop> Unrolled;
+};
+
+/// Loops walked symbolically (not unrolled) whose iteration number is fixed
+/// for one walk: the walk then describes that iteration only (each execution
+/// of the loop's body is taken to be iteration k), with the loop's counters
+/// and the variables it steps concrete. The race check uses this to
+/// evaluate accesses whose addresses depend non-linearly on an iteration
+/// (`buf[it & 1]` in a loop with a run-time trip count).
+struct IterationPins {
+  std::map<const clang::Stmt *, int64_t> Loops;
 };
 
 /// A what-if layout: the innermost dimension of a 2-D shared array padded
@@ -136,7 +172,8 @@ struct PaddingOverride {
 /// Walk \p Kernel for one block of shape \p G.
 KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
-                        const PaddingOverride *Pad = nullptr);
+                        const PaddingOverride *Pad = nullptr,
+                        const IterationPins *Pins = nullptr);
 
 /// The barrier a call is, if any (by callee name, as CUDA code spells it).
 std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);

@@ -27,12 +27,15 @@ using namespace clang;
 namespace shmem {
 
 SymbolId SymbolTable::get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
-                          std::string Name) {
+                          std::string Name, const Stmt *Scope) {
   auto [It, New] = Ids.try_emplace({Key, Sub}, Infos.size());
   if (New) {
     SymbolInfo I;
     I.K = K;
     I.Name = std::move(Name);
+    I.Key = Key;
+    I.Sub = Sub;
+    I.Scope = Scope;
     Infos.push_back(std::move(I));
   }
   return It->second;
@@ -152,8 +155,9 @@ class KernelWalker {
 public:
   KernelWalker(ASTContext &Ctx, const ThreadGeometry &G,
                const AnalysisOptions &Opts, KernelTrace &Trace,
-               const PaddingOverride *Pad)
-      : Ctx(Ctx), G(G), Opts(Opts), T(Trace), N(G.threads()), Pad(Pad) {
+               const PaddingOverride *Pad, const IterationPins *Pins)
+      : Ctx(Ctx), G(G), Opts(Opts), T(Trace), N(G.threads()), Pad(Pad),
+        Pins(Pins) {
     Active.assign(N, 1);
   }
 
@@ -169,6 +173,7 @@ private:
   KernelTrace &T;
   unsigned N;
   const PaddingOverride *Pad;
+  const IterationPins *Pins;
 
   Env Vars;
   std::vector<char> Active;
@@ -230,8 +235,36 @@ private:
 
   LaneValue opaqueUniform(const void *Key, unsigned Sub,
                           const std::string &Name) {
+    // Made inside a loop body, the value may change between iterations.
     return LaneValue::symbol(
-        N, T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name));
+        N, T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name,
+                         Loops.empty() ? nullptr : Loops.back()));
+  }
+
+  /// Record whether a branch splits the active threads (see
+  /// KernelTrace::UniformBranch): its condition must be the same affine
+  /// form in every active thread, every time the branch is walked.
+  void noteBranch(const Stmt *S, const LaneValue &Cond) {
+    if (!Recording || !S)
+      return;
+    bool Uniform = Cond.isAffine();
+    int First = -1;
+    for (unsigned I = 0; I < N && Uniform; ++I) {
+      if (!Active[I])
+        continue;
+      if (First < 0) {
+        First = int(I);
+        continue;
+      }
+      if (Cond.constants()[I] != Cond.constants()[First])
+        Uniform = false;
+      for (const auto &KV : Cond.coefficients())
+        if (KV.second[I] != KV.second[First])
+          Uniform = false;
+    }
+    auto [It, New] = T.UniformBranch.try_emplace(S, Uniform);
+    if (!New)
+      It->second = It->second && Uniform;
   }
 
   /// A non-affine result over uniform operands is uniform: name it.
@@ -469,6 +502,7 @@ private:
     }
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
       Value C = eval(CO->getCond());
+      noteBranch(CO, C.Int);
       PointerValue A = evalAddress(CO->getTrueExpr());
       PointerValue B = evalAddress(CO->getFalseExpr());
       if (A.Base && A.Base == B.Base) {
@@ -521,6 +555,7 @@ private:
       return evalBinary(BO);
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
       Value C = eval(CO->getCond());
+      noteBranch(CO, C.Int);
       std::vector<char> Saved = Active;
       // Each side runs in the threads that pick it.
       Value A = evalUnder(CO->getTrueExpr(), C.Int, true);
@@ -663,7 +698,9 @@ private:
       // __constant__ / __device__ globals and static constants: uniform.
       if (V->getType()->isPointerType())
         return Value::pointer(PointerValue());
-      return evalInt(opaqueUniform(V, 0, V->getName().str()));
+      // Not made by the kernel, so the same in every iteration: no scope.
+      return evalInt(LaneValue::symbol(
+          N, T.Symbols.get(V, 0, SymbolInfo::Opaque, V->getName().str())));
     }
     return evalInt(unknown("'" + V->getName().str() + "' has no known value"));
   }
@@ -941,6 +978,7 @@ private:
     }
     if (K == BO_LAnd || K == BO_LOr) {
       Value L = eval(LHS);
+      noteBranch(BO, L.Int);
       // The right side runs only where the left doesn't decide.
       Value R = evalUnder(RHS, L.Int, K == BO_LAnd);
       if (L.IsPointer || R.IsPointer)
@@ -1326,6 +1364,7 @@ private:
     if (const VarDecl *CV = If->getConditionVariable())
       walkVarDecl(CV);
     LaneValue Cond = eval(If->getCond()).Int;
+    noteBranch(If, Cond);
     std::vector<char> Entry = Active;
     bool EntryApprox = ActiveApprox;
     Env EntryVars = Vars;
@@ -1375,6 +1414,7 @@ private:
     if (const Stmt *Init = Sw->getInit())
       walkStmt(Init);
     LaneValue Cond = eval(Sw->getCond()).Int;
+    noteBranch(Sw, Cond);
     bool Saved = ActiveApprox;
     if (!Cond.isUniform())
       ActiveApprox = true;
@@ -1472,6 +1512,12 @@ private:
     Recording = false;
     Env SavedVars = Vars;
     std::vector<char> SavedActive = Active;
+    bool SavedApprox = ActiveApprox;
+    // The counter is the same in every thread: simulate it in all of them,
+    // or an update under `if (tid < 32)` would keep the old value in the
+    // others and the counter would stop being a constant.
+    std::fill(Active.begin(), Active.end(), 1);
+    ActiveApprox = false;
     int64_t Cur = *Start;
     bool Ok = false;
     for (unsigned Step = 0; Step < 4096; ++Step) {
@@ -1492,6 +1538,7 @@ private:
     }
     Vars = std::move(SavedVars);
     Active = std::move(SavedActive);
+    ActiveApprox = SavedApprox;
     Recording = SavedRec;
     if (!Ok)
       return std::nullopt;
@@ -1536,7 +1583,15 @@ private:
                                   "iteration of the loop at line " +
                                       std::to_string(lineOf(L)));
     T.Symbols.info(Iter).Loop = L;
-    LaneValue IterV = LaneValue::symbol(N, Iter);
+    // A pinned loop (see IterationPins) is walked as its iteration *Pin.
+    std::optional<int64_t> Pin;
+    if (Pins) {
+      auto PI = Pins->Loops.find(L);
+      if (PI != Pins->Loops.end())
+        Pin = PI->second;
+    }
+    LaneValue IterV = Pin ? constant(*Pin) : LaneValue::symbol(N, Iter);
+    bool PinnedPastEnd = false;
 
     // Values of the modified variables at the top of an iteration.
     Env Entry = Vars;
@@ -1551,8 +1606,10 @@ private:
       if (Step && !It->second.IsPointer) {
         LaneValue Start = It->second.Int;
         LaneValue At = Start + *Step * IterV;
-        if (!At.isAffine() && Start.isUniform() && Step->isUniform())
+        if (!At.isAffine() && Start.isUniform() && Step->isUniform()) {
           At = opaqueUniform(L, 1 + unsigned(uintptr_t(V) % 997), V->getName().str());
+          T.Symbols.info(*At.symbols().begin()).Loop = L; // Per iteration.
+        }
         if (auto Seq = simulateLoop(V, Cond, Inc)) {
           // Constant bounds: the iteration count takes known values.
           std::vector<int64_t> Iters(Seq->size());
@@ -1579,9 +1636,27 @@ private:
       if (!Start.IsPointer && Start.Int.isUniform()) {
         SymbolId S = T.Symbols.get(L, 2000 + unsigned(uintptr_t(V) % 100003),
                                    SymbolInfo::Opaque, V->getName().str());
-        if (auto Seq = simulateLoop(V, Cond, Inc))
+        // Its value at the top of each iteration: Values is indexed by
+        // iteration, so the loop's trip count is known too.
+        T.Symbols.info(S).Loop = L;
+        auto Seq = simulateLoop(V, Cond, Inc);
+        if (Seq) {
           T.Symbols.info(S).Values = *Seq;
-        Vars[V] = evalInt(LaneValue::symbol(N, S));
+          if (!T.Symbols.info(Iter).Values) {
+            std::vector<int64_t> Iters(Seq->size());
+            for (unsigned I = 0; I < Iters.size(); ++I)
+              Iters[I] = I;
+            T.Symbols.info(Iter).Values = Iters;
+          }
+        }
+        if (Pin && Seq) {
+          if (*Pin >= 0 && uint64_t(*Pin) < Seq->size())
+            Vars[V] = evalInt(constant((*Seq)[*Pin]));
+          else
+            PinnedPastEnd = true; // The loop has no such iteration.
+        } else {
+          Vars[V] = evalInt(LaneValue::symbol(N, S));
+        }
       } else {
         Vars[V] = Start.IsPointer
                       ? Value::pointer(PointerValue())
@@ -1614,7 +1689,8 @@ private:
     Env InLoop = Vars;
     std::vector<char> EntryActive = Active;
     bool EntryApprox = ActiveApprox;
-    walkLoopIteration(L, Body, Cond, Inc);
+    if (!PinnedPastEnd)
+      walkLoopIteration(L, Body, Cond, Inc);
     // After the loop: the threads that entered it (less those that
     // returned), with the modified variables no longer known per iteration.
     Active = EntryActive;
@@ -1660,6 +1736,8 @@ private:
         continue;
       std::vector<char> EntryActive = Active;
       bool EntryApprox = ActiveApprox;
+      if (Recording)
+        T.Unrolled.try_emplace(L, KernelTrace::UnrolledLoop{V, *Seq});
       UnrollProduct *= Seq->size();
       for (unsigned K = 0; K < Seq->size(); ++K) {
         // The increment computes the next value itself; pin it anyway so a
@@ -1685,8 +1763,11 @@ private:
     LoopIterations.push_back(Iteration);
     LoopStates.push_back(LoopState{std::vector<char>(N, 0), std::vector<char>(N, 0)});
     bool IsDo = isa<DoStmt>(L);
+    if (!Cond)
+      noteBranch(L, constant(1));
     if (Cond && !IsDo) {
       LaneValue C = eval(Cond).Int;
+      noteBranch(L, C);
       if (C.isConcrete()) {
         for (unsigned I = 0; I < N; ++I)
           Active[I] = Active[I] && C.constants()[I];
@@ -1703,7 +1784,7 @@ private:
     if (Inc)
       eval(Inc);
     if (Cond && IsDo)
-      eval(Cond);
+      noteBranch(L, eval(Cond).Int);
     LoopStates.pop_back();
     Loops.pop_back();
     LoopIterations.pop_back();
@@ -1718,11 +1799,11 @@ private:
 
 KernelTrace traceKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
-                        const PaddingOverride *Pad) {
+                        const PaddingOverride *Pad, const IterationPins *Pins) {
   KernelTrace T;
   T.Kernel = Kernel;
   T.Geometry = G;
-  KernelWalker W(Ctx, G, Opts, T, Pad);
+  KernelWalker W(Ctx, G, Opts, T, Pad, Pins);
   W.walkKernel(Kernel);
   return T;
 }

@@ -257,11 +257,15 @@ private:
         AllOdd = AllOdd && (X % 2 == 1);
       if (AllOdd)
         return std::string(" is odd");
+      if (Rs.size() > 4) {
+        // Too many residues to list: say how many, with an example.
+        R << " \u2261 " << Rs[0] << " (mod " << Period << ") and "
+          << Rs.size() - 1 << " other residues";
+        return R.str();
+      }
       R << " \u2261 ";
-      for (unsigned I = 0; I < Rs.size() && I < 4; ++I)
+      for (unsigned I = 0; I < Rs.size(); ++I)
         R << (I ? ", " : "") << Rs[I];
-      if (Rs.size() > 4)
-        R << ", ...";
       R << " (mod " << Period << ")";
       return R.str();
     };
@@ -473,6 +477,7 @@ private:
              "the kernel or the BlockDim option";
     F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
     F.Detail = picture(V);
+    F.Weight = R.Wavefronts * 64 / std::max(1u, R.IdealWavefronts);
     Sink.report(F);
   }
 };

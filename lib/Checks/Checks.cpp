@@ -8,6 +8,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+
 using namespace clang;
 
 namespace shmem {
@@ -21,9 +23,38 @@ static std::string displayName(const FunctionDecl *FD) {
   return OS.str();
 }
 
+namespace {
+/// A source location is reported once per check: kernels are analysed per
+/// template instantiation, block shape and inlined call site, and the same
+/// line can be found several times. Keep the worst (highest Weight, first
+/// found on ties) and emit in the order locations were first found.
+class OncePerLocation : public FindingSink {
+public:
+  void report(const Finding &F) override {
+    auto Key = std::make_pair(unsigned(F.Check), F.Loc.getRawEncoding());
+    auto It = Index.find(Key);
+    if (It == Index.end()) {
+      Index.emplace(Key, Kept.size());
+      Kept.push_back(F);
+    } else if (F.Weight > Kept[It->second].Weight) {
+      Kept[It->second] = F;
+    }
+  }
+  void flush(FindingSink &Out) {
+    for (const Finding &F : Kept)
+      Out.report(F);
+  }
+
+private:
+  std::map<std::pair<unsigned, unsigned>, size_t> Index;
+  std::vector<Finding> Kept;
+};
+} // namespace
+
 RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
-                   FindingSink &Sink) {
+                   FindingSink &FrontEnd) {
   RunStats Stats;
+  OncePerLocation Sink;
   if (!Ctx.getLangOpts().CUDA)
     return Stats;
   LaunchGeometry Geometry(Ctx, Opts);
@@ -49,6 +80,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
         checkRaces(KC, Sink);
     }
   }
+  Sink.flush(FrontEnd);
   return Stats;
 }
 

@@ -1,6 +1,268 @@
 //===- Race.cpp - shmem-race ----------------------------------------------===//
-// Being written (issue 5): reports nothing yet.
+//
+// Two threads of a block touch the same shared bytes, at least one of them
+// writing without an atomic, and no barrier orders them. The analysis
+// (Analysis/RaceAnalysis) finds each race with a witness: two threads, two
+// accesses, the element and the iterations involved. This file words it:
+// the warning goes where the barrier is missing (the later access), the
+// note to the other access, and the fix names the barrier that orders the
+// pair (__syncthreads(), or __syncwarp() when both threads share a warp).
+//
+//===----------------------------------------------------------------------===//
+
 #include "Checks.h"
+
+#include "Analysis/RaceAnalysis.h"
+
+#include "clang/AST/Type.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <sstream>
+
+using namespace clang;
+
 namespace shmem {
-void checkRaces(const KernelContext &, FindingSink &) {}
+namespace {
+
+class RaceReporter : public RaceHandler {
+public:
+  RaceReporter(const KernelContext &K, FindingSink &Sink) : K(K), Sink(Sink) {}
+
+  void handleRace(const RaceReport &R) override {
+    const SharedAccess &L = access(R.Later), &E = access(R.Earlier);
+    Finding F;
+    F.Check = CheckKind::Race;
+    F.Loc = L.Loc;
+    F.Range = L.E->getSourceRange();
+    switch (R.K) {
+    case RaceReport::Race:
+      F.Message = raceMessage(R, L, E);
+      break;
+    case RaceReport::Benign:
+      F.Message = benignMessage(R, L, E);
+      break;
+    case RaceReport::PossibleRace:
+      F.Message = possibleMessage(R, L, E);
+      break;
+    }
+    std::string Other =
+        R.K == RaceReport::PossibleRace
+            ? "the other access"
+            : "the conflicting " + noun(E) + " by " + thread(R.Earlier.Thread);
+    F.Notes.push_back({E.Loc, Other});
+    if (!L.CallStack.empty())
+      F.Notes.push_back({L.CallStack.front()->getExprLoc(),
+                         "in the call from kernel '" + K.DisplayName + "'"});
+    if (!E.CallStack.empty() && (L.CallStack.empty() ||
+                                 E.CallStack.front() != L.CallStack.front()))
+      F.Notes.push_back({E.CallStack.front()->getExprLoc(),
+                         "the conflicting " + noun(E) + " is in this call"});
+    if (K.Kernel->isTemplateInstantiation())
+      F.Notes.push_back({K.Kernel->getLocation(),
+                         "in instantiation '" + K.DisplayName + "'"});
+    std::ostringstream Geo;
+    Geo << "analysed for a block of " << K.Trace.Geometry.block().str()
+        << " threads (" << K.Trace.GeometrySource << ")";
+    if (K.Trace.GeometryAssumed)
+      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
+             "the kernel or the BlockDim option";
+    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    Sink.report(F);
+  }
+
+private:
+  const KernelContext &K;
+  FindingSink &Sink;
+
+  const SharedAccess &access(const RaceSide &S) const {
+    return K.Trace.Accesses[S.Access];
+  }
+  const SourceManager &SM() const { return K.Ctx.getSourceManager(); }
+  unsigned line(SourceLocation Loc) const {
+    return SM().getPresumedLineNumber(SM().getExpansionLoc(Loc));
+  }
+  /// Where a barrier goes for access \p A against \p Other: the access
+  /// itself, or, when it is inside a helper the other isn't in, the call to
+  /// that helper from the function they share.
+  unsigned anchorLine(const SharedAccess &A, const SharedAccess &Other) const {
+    size_t Common = 0;
+    while (Common < A.CallStack.size() && Common < Other.CallStack.size() &&
+           A.CallStack[Common] == Other.CallStack[Common])
+      ++Common;
+    if (Common < A.CallStack.size())
+      return line(A.CallStack[Common]->getExprLoc());
+    return line(A.Loc);
+  }
+
+  std::string thread(unsigned T) const {
+    return K.Trace.Geometry.describeThread(T);
+  }
+
+  static const char *verb(const SharedAccess &A) {
+    switch (A.Kind) {
+    case AccessKind::Load: return "reads";
+    case AccessKind::Store: return "writes";
+    case AccessKind::Atomic: return "atomically updates";
+    }
+    return "accesses";
+  }
+  static std::string noun(const SharedAccess &A) {
+    switch (A.Kind) {
+    case AccessKind::Load: return "read";
+    case AccessKind::Store: return "write";
+    case AccessKind::Atomic: return "atomic update";
+    }
+    return "access";
+  }
+
+  std::string baseName(const SharedAccess &A) const {
+    if (const auto *ND = dyn_cast_or_null<NamedDecl>(A.Address.Base))
+      return ND->getNameAsString();
+    return "shared memory";
+  }
+
+  /// `tile[3][5]` for byte offset \p Off into the shared variable.
+  std::string element(const SharedAccess &A, int64_t Off) const {
+    std::string Name = baseName(A);
+    if (!A.Address.Base)
+      return Name;
+    QualType Ty = A.Address.Base->getType();
+    std::vector<int64_t> Dims; // 0: unbounded (extern __shared__ x[]).
+    while (const ArrayType *AT = K.Ctx.getAsArrayType(Ty)) {
+      const auto *CAT = dyn_cast<ConstantArrayType>(AT);
+      Dims.push_back(CAT ? int64_t(CAT->getSize().getZExtValue()) : 0);
+      Ty = AT->getElementType();
+    }
+    std::ostringstream OS;
+    OS << Name;
+    int64_t Size = Ty->isIncompleteType() || Ty->isDependentType()
+                       ? 0
+                       : K.Ctx.getTypeSizeInChars(Ty).getQuantity();
+    if (Dims.empty() || Size <= 0 || Off < 0) {
+      if (Off)
+        OS << " (byte " << Off << ")";
+      return OS.str();
+    }
+    int64_t Index = Off / Size, Rem = Off % Size;
+    std::vector<int64_t> Idx(Dims.size());
+    for (size_t I = Dims.size(); I-- > 1;) {
+      if (Dims[I] <= 0)
+        break;
+      Idx[I] = Index % Dims[I];
+      Index /= Dims[I];
+    }
+    Idx[0] = Index;
+    for (int64_t X : Idx)
+      OS << "[" << X << "]";
+    if (Rem)
+      OS << " (byte " << Rem << ")";
+    return OS.str();
+  }
+
+  /// ", s = 64": the counters of unrolled loops around the access.
+  std::string iterationValues(const SharedAccess &A) const {
+    std::string S;
+    for (unsigned P = 0; P < A.Loops.size(); ++P) {
+      if (A.LoopIterations[P] < 0)
+        continue;
+      auto It = K.Trace.Unrolled.find(A.Loops[P]);
+      if (It == K.Trace.Unrolled.end() || !It->second.Var ||
+          size_t(A.LoopIterations[P]) >= It->second.Values.size())
+        continue;
+      S += ", " + It->second.Var->getNameAsString() + " = " +
+           std::to_string(It->second.Values[A.LoopIterations[P]]);
+    }
+    return S;
+  }
+
+  std::string side(const RaceSide &S, const SharedAccess &A) const {
+    return thread(S.Thread) + " " + verb(A) + " " + element(A, S.Offset) +
+           " (line " + std::to_string(line(A.Loc)) + iterationValues(A) + ")";
+  }
+
+  std::string carried(const RaceReport &R) const {
+    if (!R.CarriedBy)
+      return "";
+    std::string Loop =
+        "the loop at line " + std::to_string(line(R.CarriedBy->getBeginLoc()));
+    if (R.Distance == 1)
+      return " in the next iteration of " + Loop;
+    if (R.Distance > 1)
+      return " " + std::to_string(R.Distance) + " iterations later in " + Loop;
+    return " in another iteration of " + Loop;
+  }
+
+  std::string raceMessage(const RaceReport &R, const SharedAccess &L,
+                          const SharedAccess &E) const {
+    std::ostringstream OS;
+    OS << side(R.Later, L) << carried(R) << " while " << side(R.Earlier, E)
+       << "; no barrier between them";
+    bool BothStores =
+        L.Kind == AccessKind::Store && E.Kind == AccessKind::Store;
+    unsigned LLine = anchorLine(L, E), ELine = anchorLine(E, L);
+    bool SameStatement = LLine == ELine;
+    const char *Barrier = R.CrossWarp ? "__syncthreads()" : "__syncwarp()";
+    if (BothStores && L.E == E.E && !R.CarriedBy) {
+      OS << "; the threads store different values: not a reduction; use an "
+            "atomic or a single writer";
+    } else if (R.CarriedBy) {
+      OS << "; add " << Barrier
+         << " at the end of the loop body (a trailing barrier) so that the "
+            "next iteration waits for this one";
+    } else if (SameStatement) {
+      OS << "; read into a register, then " << Barrier << ", then write";
+    } else {
+      OS << "; add " << Barrier << " between line " << ELine << " and line "
+         << LLine;
+    }
+    if (!R.CrossWarp) {
+      unsigned WA = R.Later.Thread / K.Trace.Geometry.warpSize();
+      OS << " (both threads are in warp " << WA << ")";
+      if (L.Volatile || E.Volatile)
+        OS << "; 'volatile' does not make warp-synchronous code safe: since "
+              "Volta, lanes of a warp are scheduled independently";
+    }
+    return OS.str();
+  }
+
+  std::string benignMessage(const RaceReport &R, const SharedAccess &L,
+                            const SharedAccess &E) const {
+    std::ostringstream OS;
+    OS << "benign race: " << side(R.Later, L) << " while "
+       << side(R.Earlier, E)
+       << " with no barrier between them; every thread stores the same value";
+    return OS.str();
+  }
+
+  std::string possibleMessage(const RaceReport &R, const SharedAccess &L,
+                              const SharedAccess &E) const {
+    std::ostringstream OS;
+    std::string Name = baseName(L);
+    if (R.ReadModifyWrite) {
+      OS << "possible race: non-atomic read-modify-write of an element of "
+         << Name << " (line " << line(L.Loc)
+         << ") whose address depends on data (" << R.Reason
+         << "); two threads that pick the same element lose an update; use "
+            "an atomic (atomicAdd)";
+      return OS.str();
+    }
+    OS << "possible race: threads " << (L.Kind == AccessKind::Load ? "read" : "write")
+       << " an element of " << Name << " (line " << line(L.Loc)
+       << ") while other threads "
+       << (E.Kind == AccessKind::Load ? "read" : E.Kind == AccessKind::Store
+                                                      ? "write"
+                                                      : "atomically update")
+       << " it (line " << line(E.Loc) << "), and an address depends on data ("
+       << R.Reason << "); no barrier between them";
+    return OS.str();
+  }
+};
+
+} // namespace
+
+void checkRaces(const KernelContext &K, FindingSink &Sink) {
+  RaceReporter Reporter(K, Sink);
+  findRaces(K.Ctx, K.Trace, K.Opts, Reporter);
+}
+
 } // namespace shmem

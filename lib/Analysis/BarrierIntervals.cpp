@@ -1,0 +1,664 @@
+//===- BarrierIntervals.cpp - Which shared accesses may run together ------===//
+//
+// See BarrierIntervals.h. The graph is built once per trace; the dataflow
+// is run once per set of counting warp barriers that a query asks about.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BarrierIntervals.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <deque>
+#include <tuple>
+
+using namespace clang;
+
+namespace shmem {
+
+bool LoopRelation::admits(int64_t KA, int64_t KB) const {
+  auto IsAbs = [](IterState S) {
+    return S == IterState::Abs0 || S == IterState::Abs1;
+  };
+  auto IsRel = [](IterState S) {
+    return S == IterState::Rel0 || S == IterState::Rel1;
+  };
+  auto Index = [](IterState S) {
+    return S == IterState::Abs1 || S == IterState::Rel1 ? 1 : 0;
+  };
+  bool KnownA = InA && KA >= 0, KnownB = InB && KB >= 0;
+  if (KnownA && IsAbs(A) && KA != Index(A))
+    return false;
+  if (KnownB && IsAbs(B) && KB != Index(B))
+    return false;
+  // Relative states count from the iteration the tag started in, which the
+  // two share only when both are in the loop.
+  if (InA && InB && KnownA && KnownB && IsRel(A) && IsRel(B) &&
+      KB - KA != Index(B) - Index(A))
+    return false;
+  return true;
+}
+
+namespace {
+
+enum class LoopEvent : uint8_t { Enter, Back, Exit };
+
+struct EdgeEvent {
+  unsigned Loop;
+  LoopEvent Event;
+};
+
+/// A barrier-free path from the tag's source, with what it did to each
+/// loop. Loops it never touched are Rel0: the source is in them.
+struct Tag {
+  unsigned Source = 0;
+  std::vector<std::pair<unsigned, IterState>> Cross; // Sorted by loop.
+
+  bool operator<(const Tag &O) const {
+    return std::tie(Source, Cross) < std::tie(O.Source, O.Cross);
+  }
+  IterState get(unsigned Loop) const {
+    for (const auto &C : Cross)
+      if (C.first == Loop)
+        return C.second;
+    return IterState::Rel0;
+  }
+  bool has(unsigned Loop) const {
+    for (const auto &C : Cross)
+      if (C.first == Loop)
+        return true;
+    return false;
+  }
+  void set(unsigned Loop, IterState S) {
+    for (auto &C : Cross)
+      if (C.first == Loop) {
+        C.second = S;
+        return;
+      }
+    Cross.insert(std::upper_bound(Cross.begin(), Cross.end(),
+                                  std::make_pair(Loop, S),
+                                  [](const auto &X, const auto &Y) {
+                                    return X.first < Y.first;
+                                  }),
+                 {Loop, S});
+  }
+
+  void apply(const EdgeEvent &E) {
+    switch (E.Event) {
+    case LoopEvent::Back:
+      switch (get(E.Loop)) {
+      case IterState::Rel0: set(E.Loop, IterState::Rel1); break;
+      case IterState::Abs0: set(E.Loop, IterState::Abs1); break;
+      default: set(E.Loop, IterState::Any); break;
+      }
+      break;
+    case LoopEvent::Exit:
+      set(E.Loop, IterState::Any);
+      break;
+    case LoopEvent::Enter:
+      // A fresh instance of the loop, unless the tag has been in it before
+      // (it then left, so the two instances are unrelated).
+      set(E.Loop, has(E.Loop) ? IterState::Any : IterState::Abs0);
+      break;
+    }
+  }
+};
+
+/// One function's CFG, with the facts the graph needs.
+struct FunctionCFG {
+  std::unique_ptr<CFG> Cfg;
+  std::unique_ptr<ParentMap> PM;
+  llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> Elem;
+  std::vector<const CFGBlock *> Blocks; // By block ID.
+  struct Loop {
+    const Stmt *L = nullptr;
+    llvm::BitVector Body;
+    llvm::SmallVector<unsigned, 2> BackSources, Headers;
+  };
+  std::vector<Loop> Loops;
+
+  /// The CFG element that evaluates \p S, or the closest enclosing one
+  /// (an lvalue inside a larger expression that the CFG keeps whole).
+  std::optional<std::pair<unsigned, unsigned>> find(const Stmt *S) const {
+    for (unsigned Depth = 0; S && Depth < 64; ++Depth) {
+      auto It = Elem.find(S);
+      if (It != Elem.end())
+        return It->second;
+      S = PM->getParent(S);
+    }
+    return std::nullopt;
+  }
+};
+
+std::unique_ptr<FunctionCFG> buildFunctionCFG(ASTContext &Ctx,
+                                              const FunctionDecl *F) {
+  auto FC = std::make_unique<FunctionCFG>();
+  Stmt *Body = F->getBody();
+  if (!Body)
+    return nullptr;
+  CFG::BuildOptions BO;
+  // Every expression gets its own element, so each access and barrier the
+  // walker saw has a position.
+  BO.setAllAlwaysAdd();
+  BO.AddImplicitDtors = false;
+  BO.AddTemporaryDtors = false;
+  FC->Cfg = CFG::buildCFG(F, Body, &Ctx, BO);
+  if (!FC->Cfg)
+    return nullptr;
+  FC->PM = std::make_unique<ParentMap>(Body);
+  unsigned NB = FC->Cfg->getNumBlockIDs();
+  FC->Blocks.assign(NB, nullptr);
+  for (const CFGBlock *B : *FC->Cfg) {
+    FC->Blocks[B->getBlockID()] = B;
+    for (unsigned I = 0; I < B->size(); ++I)
+      if (auto CS = (*B)[I].getAs<CFGStmt>())
+        FC->Elem.try_emplace(CS->getStmt(), B->getBlockID(), I);
+  }
+
+  // Loops: the CFG marks the block that jumps back to a loop's start with
+  // the loop statement. The loop's body is the natural loop of that back
+  // edge: its target plus every block that reaches the jump without passing
+  // through the target.
+  std::map<const Stmt *, unsigned> LoopIdx;
+  for (const CFGBlock *B : *FC->Cfg) {
+    const Stmt *L = B->getLoopTarget();
+    if (!L)
+      continue;
+    auto [It, New] = LoopIdx.try_emplace(L, FC->Loops.size());
+    if (New) {
+      FC->Loops.emplace_back();
+      FC->Loops.back().L = L;
+      FC->Loops.back().Body.resize(NB);
+    }
+    FunctionCFG::Loop &Lp = FC->Loops[It->second];
+    Lp.BackSources.push_back(B->getBlockID());
+    for (const CFGBlock *H : B->succs())
+      if (H)
+        Lp.Headers.push_back(H->getBlockID());
+  }
+  for (FunctionCFG::Loop &Lp : FC->Loops) {
+    std::vector<unsigned> Work;
+    for (unsigned H : Lp.Headers)
+      Lp.Body.set(H);
+    for (unsigned S : Lp.BackSources)
+      if (!Lp.Body.test(S)) {
+        Lp.Body.set(S);
+        Work.push_back(S);
+      }
+    while (!Work.empty()) {
+      const CFGBlock *B = FC->Blocks[Work.back()];
+      Work.pop_back();
+      for (const CFGBlock *P : B->preds())
+        if (P && !Lp.Body.test(P->getBlockID())) {
+          Lp.Body.set(P->getBlockID());
+          Work.push_back(P->getBlockID());
+        }
+    }
+  }
+  return FC;
+}
+
+/// The definition the walker inlines for a call.
+const FunctionDecl *calleeDefinition(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (FD && FD->hasBody(Def))
+    return Def;
+  return nullptr;
+}
+
+} // namespace
+
+struct BarrierIntervals::Graph {
+  struct Edge {
+    unsigned To = 0;
+    std::vector<EdgeEvent> Events;
+    int Source = -1; ///< A branch source started on this edge.
+  };
+  struct Node {
+    enum Kind { Segment, Barrier, Call } K = Segment;
+    int BarrierSite = -1;
+    int Source = -1; ///< For segments holding accesses.
+    std::vector<Edge> Succs;
+  };
+  std::vector<Node> Nodes;
+  /// For each source: the branch node it comes from (-1: a segment).
+  std::vector<int> SourceBranch;
+  std::vector<unsigned> SourceSide;
+
+  struct Context {
+    std::vector<const CallExpr *> Stack;
+    const FunctionDecl *F = nullptr;
+    FunctionCFG *FC = nullptr;
+    int Parent = -1;
+    std::map<const CallExpr *, unsigned> Children;
+    /// Per CFG block: its nodes in order.
+    std::vector<std::vector<unsigned>> Chain;
+    /// Per loop of FC: the global loop index.
+    std::vector<unsigned> LoopIndex;
+  };
+  std::vector<Context> Contexts;
+  std::map<std::vector<const CallExpr *>, unsigned> ContextOf;
+  std::map<const FunctionDecl *, std::unique_ptr<FunctionCFG>> CFGs;
+
+  unsigned addNode(Node::Kind K) {
+    Nodes.emplace_back();
+    Nodes.back().K = K;
+    return Nodes.size() - 1;
+  }
+};
+
+struct BarrierIntervals::Flow {
+  std::vector<std::set<Tag>> In;
+  /// Per node, built on first use: source -> tags.
+  std::vector<std::map<unsigned, std::vector<const Tag *>>> BySource;
+  std::vector<bool> Indexed;
+
+  const std::map<unsigned, std::vector<const Tag *>> &at(unsigned Node) {
+    if (!Indexed[Node]) {
+      for (const Tag &T : In[Node])
+        BySource[Node][T.Source].push_back(&T);
+      Indexed[Node] = true;
+    }
+    return BySource[Node];
+  }
+};
+
+BarrierIntervals::~BarrierIntervals() = default;
+
+BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
+    : T(Tr), G(std::make_unique<Graph>()) {
+  using Stack = std::vector<const CallExpr *>;
+
+  // Sites and barrier sites.
+  std::map<std::tuple<const Expr *, int, Stack>, unsigned> SiteKey;
+  SiteOfAccess.resize(T.Accesses.size());
+  for (unsigned I = 0; I < T.Accesses.size(); ++I) {
+    const SharedAccess &A = T.Accesses[I];
+    auto [It, New] =
+        SiteKey.try_emplace({A.E, int(A.Kind), A.CallStack}, Sites.size());
+    if (New)
+      Sites.emplace_back();
+    Sites[It->second].Instances.push_back(I);
+    SiteOfAccess[I] = It->second;
+  }
+  std::map<std::pair<const void *, Stack>, unsigned> BarrierKey;
+  BarrierSiteOfEvent.resize(T.Barriers.size());
+  for (unsigned I = 0; I < T.Barriers.size(); ++I) {
+    const BarrierEvent &B = T.Barriers[I];
+    // Barriers in inline asm have no call: key them by location.
+    const void *Anchor =
+        B.E ? static_cast<const void *>(B.E)
+            : reinterpret_cast<const void *>(uintptr_t(B.Loc.getRawEncoding()));
+    auto [It, New] =
+        BarrierKey.try_emplace({Anchor, B.CallStack}, BarrierSites.size());
+    if (New)
+      BarrierSites.emplace_back();
+    BarrierSites[It->second].Instances.push_back(I);
+    BarrierSiteOfEvent[I] = It->second;
+  }
+  NoWarpBarriers.assign(BarrierSites.size(), false);
+
+  // Call contexts: one per call stack the walker inlined through.
+  auto ContextFor = [&](const Stack &S, auto &Self) -> int {
+    auto It = G->ContextOf.find(S);
+    if (It != G->ContextOf.end())
+      return It->second;
+    int Parent = -1;
+    const FunctionDecl *F = T.Kernel;
+    if (!S.empty()) {
+      Parent = Self(Stack(S.begin(), S.end() - 1), Self);
+      F = calleeDefinition(S.back());
+      if (Parent < 0 || !F)
+        return -1;
+    }
+    auto &FC = G->CFGs[F];
+    if (!FC)
+      FC = buildFunctionCFG(Ctx, F);
+    if (!FC)
+      return -1;
+    unsigned Id = G->Contexts.size();
+    G->Contexts.emplace_back();
+    Graph::Context &C = G->Contexts.back();
+    C.Stack = S;
+    C.F = F;
+    C.FC = FC.get();
+    C.Parent = Parent;
+    G->ContextOf[S] = Id;
+    if (Parent >= 0)
+      G->Contexts[Parent].Children[S.back()] = Id;
+    for (const FunctionCFG::Loop &L : C.FC->Loops) {
+      G->Contexts[Id].LoopIndex.push_back(Loops.size());
+      Loops.push_back(LoopData{LoopInfo{L.L, Id}});
+    }
+    return Id;
+  };
+  if (!T.Kernel || ContextFor({}, ContextFor) < 0) {
+    Valid = false;
+    return;
+  }
+  std::vector<int> SiteCtx(Sites.size()), BarrierCtx(BarrierSites.size());
+  for (unsigned S = 0; S < Sites.size(); ++S)
+    SiteCtx[S] = ContextFor(T.Accesses[Sites[S].Instances[0]].CallStack,
+                            ContextFor);
+  for (unsigned S = 0; S < BarrierSites.size(); ++S)
+    BarrierCtx[S] = ContextFor(T.Barriers[BarrierSites[S].Instances[0]].CallStack,
+                               ContextFor);
+
+  // Where each barrier and inlined call sits: they cut blocks into nodes.
+  struct Cut {
+    unsigned Index;
+    int BarrierSite = -1;
+    int Child = -1;
+    bool operator<(const Cut &O) const { return Index < O.Index; }
+  };
+  std::vector<std::map<unsigned, std::vector<Cut>>> Cuts(G->Contexts.size());
+  for (unsigned S = 0; S < BarrierSites.size(); ++S) {
+    const BarrierEvent &B = T.Barriers[BarrierSites[S].Instances[0]];
+    if (BarrierCtx[S] < 0) {
+      Valid = false;
+      continue;
+    }
+    const FunctionCFG &FC = *G->Contexts[BarrierCtx[S]].FC;
+    std::optional<std::pair<unsigned, unsigned>> At;
+    if (B.E) {
+      At = FC.find(B.E);
+    } else {
+      for (const auto &KV : FC.Elem)
+        if (const auto *Asm = dyn_cast<AsmStmt>(KV.first))
+          if (Asm->getAsmLoc() == B.Loc)
+            At = KV.second;
+    }
+    if (!At) {
+      Valid = false;
+      continue;
+    }
+    Cuts[BarrierCtx[S]][At->first].push_back(Cut{At->second, int(S), -1});
+  }
+  for (unsigned C = 1; C < G->Contexts.size(); ++C) {
+    const Graph::Context &Cc = G->Contexts[C];
+    const FunctionCFG &PFC = *G->Contexts[Cc.Parent].FC;
+    auto At = PFC.find(Cc.Stack.back());
+    if (!At) {
+      // The call is not in its caller's CFG (a default argument, say):
+      // nothing inside can be reached. Accesses in it are then never
+      // concurrent with anything, which only loses findings; a barrier in
+      // it would be lost too, and the code around the call would look
+      // unordered, so the whole answer is withdrawn.
+      for (int BC : BarrierCtx)
+        for (int X = BC; X >= 0; X = G->Contexts[X].Parent)
+          if (X == int(C))
+            Valid = false;
+      continue;
+    }
+    Cuts[Cc.Parent][At->first].push_back(Cut{At->second, -1, int(C)});
+  }
+
+  // Nodes: each block becomes segment (cut segment)* .
+  for (unsigned C = 0; C < G->Contexts.size(); ++C) {
+    Graph::Context &Cx = G->Contexts[C];
+    Cx.Chain.resize(Cx.FC->Blocks.size());
+    for (const CFGBlock *B : Cx.FC->Blocks) {
+      if (!B)
+        continue;
+      std::vector<Cut> &Cs = Cuts[C][B->getBlockID()];
+      std::sort(Cs.begin(), Cs.end());
+      std::vector<unsigned> &Chain = Cx.Chain[B->getBlockID()];
+      Chain.push_back(G->addNode(Graph::Node::Segment));
+      for (const Cut &X : Cs) {
+        unsigned N = G->addNode(X.BarrierSite >= 0 ? Graph::Node::Barrier
+                                                   : Graph::Node::Call);
+        G->Nodes[N].BarrierSite = X.BarrierSite;
+        if (X.BarrierSite >= 0)
+          BarrierSites[X.BarrierSite].Node = N;
+        Chain.push_back(N);
+        Chain.push_back(G->addNode(Graph::Node::Segment));
+      }
+    }
+  }
+  // Sites: the segment before the first cut at or after their element.
+  for (unsigned S = 0; S < Sites.size(); ++S) {
+    if (SiteCtx[S] < 0)
+      continue;
+    Graph::Context &Cx = G->Contexts[SiteCtx[S]];
+    auto At = Cx.FC->find(T.Accesses[Sites[S].Instances[0]].E);
+    if (!At)
+      continue;
+    const std::vector<Cut> &Cs = Cuts[SiteCtx[S]][At->first];
+    unsigned Seg = 0;
+    while (Seg < Cs.size() && Cs[Seg].Index < At->second)
+      ++Seg;
+    unsigned N = Cx.Chain[At->first][2 * Seg];
+    Sites[S].Node = int(N);
+    Graph::Node &Node = G->Nodes[N];
+    if (Node.Source < 0) {
+      Node.Source = G->SourceBranch.size();
+      G->SourceBranch.push_back(-1);
+      G->SourceSide.push_back(0);
+    }
+  }
+  // The loops around each site, matched to the contexts they are in.
+  for (unsigned S = 0; S < Sites.size(); ++S) {
+    const SharedAccess &A = T.Accesses[Sites[S].Instances[0]];
+    for (const Stmt *L : A.Loops) {
+      int Found = -1;
+      for (int C = SiteCtx[S]; C >= 0 && Found < 0;
+           C = G->Contexts[C].Parent) {
+        const Graph::Context &Cx = G->Contexts[C];
+        for (unsigned I = 0; I < Cx.FC->Loops.size(); ++I)
+          if (Cx.FC->Loops[I].L == L)
+            Found = int(Cx.LoopIndex[I]);
+      }
+      Sites[S].Loops.push_back(Found);
+    }
+  }
+
+  // Edges.
+  auto Uniform = [&](const CFGBlock *B) {
+    const Stmt *Term = B->getTerminatorStmt();
+    if (!Term || isa<DeclStmt>(Term)) // `static init` of a shared variable.
+      return true;
+    auto It = T.UniformBranch.find(Term);
+    return It != T.UniformBranch.end() && It->second;
+  };
+  for (unsigned C = 0; C < G->Contexts.size(); ++C) {
+    Graph::Context &Cx = G->Contexts[C];
+    for (const CFGBlock *B : Cx.FC->Blocks) {
+      if (!B)
+        continue;
+      std::vector<unsigned> &Chain = Cx.Chain[B->getBlockID()];
+      for (unsigned I = 0; I + 1 < Chain.size(); ++I) {
+        // Calls are linked below, through their callee.
+        Graph::Node &N = G->Nodes[Chain[I]];
+        if (N.K != Graph::Node::Call)
+          N.Succs.push_back(Graph::Edge{Chain[I + 1], {}, -1});
+      }
+      // Block exit -> successors.
+      unsigned Last = Chain.back();
+      unsigned NSucc = 0;
+      for (const CFGBlock *S : B->succs())
+        NSucc += S != nullptr;
+      bool Splits = NSucc > 1 && !Uniform(B);
+      unsigned Side = 0;
+      for (const CFGBlock *S : B->succs()) {
+        if (!S)
+          continue;
+        Graph::Edge E;
+        E.To = Cx.Chain[S->getBlockID()].front();
+        for (unsigned L = 0; L < Cx.FC->Loops.size(); ++L) {
+          const FunctionCFG::Loop &Lp = Cx.FC->Loops[L];
+          bool InP = Lp.Body.test(B->getBlockID());
+          bool InS = Lp.Body.test(S->getBlockID());
+          bool Back = llvm::is_contained(Lp.BackSources, B->getBlockID()) &&
+                      llvm::is_contained(Lp.Headers, S->getBlockID());
+          if (Back)
+            E.Events.push_back({Cx.LoopIndex[L], LoopEvent::Back});
+          else if (InP && !InS)
+            E.Events.push_back({Cx.LoopIndex[L], LoopEvent::Exit});
+          else if (!InP && InS)
+            E.Events.push_back({Cx.LoopIndex[L], LoopEvent::Enter});
+        }
+        if (Splits) {
+          E.Source = G->SourceBranch.size();
+          G->SourceBranch.push_back(int(Last));
+          G->SourceSide.push_back(Side);
+        }
+        ++Side;
+        G->Nodes[Last].Succs.push_back(std::move(E));
+      }
+    }
+  }
+  // Call nodes: into the callee's entry; the callee's exit returns to the
+  // segment after the call.
+  for (unsigned C = 1; C < G->Contexts.size(); ++C) {
+    const Graph::Context &Cc = G->Contexts[C];
+    const Graph::Context &Px = G->Contexts[Cc.Parent];
+    const std::vector<Cut> *Cs = nullptr;
+    auto At = Px.FC->find(Cc.Stack.back());
+    if (!At)
+      continue;
+    Cs = &Cuts[Cc.Parent][At->first];
+    unsigned Pos = 0;
+    for (; Pos < Cs->size(); ++Pos)
+      if ((*Cs)[Pos].Child == int(C))
+        break;
+    if (Pos == Cs->size())
+      continue;
+    const std::vector<unsigned> &Chain = Px.Chain[At->first];
+    unsigned CallNode = Chain[2 * Pos + 1], After = Chain[2 * Pos + 2];
+    unsigned Entry = Cc.Chain[Cc.FC->Cfg->getEntry().getBlockID()].front();
+    unsigned Exit = Cc.Chain[Cc.FC->Cfg->getExit().getBlockID()].back();
+    G->Nodes[CallNode].Succs.push_back(Graph::Edge{Entry, {}, -1});
+    G->Nodes[Exit].Succs.push_back(Graph::Edge{After, {}, -1});
+  }
+}
+
+BarrierIntervals::Flow &
+BarrierIntervals::flow(const std::vector<bool> &Counting) {
+  std::unique_ptr<Flow> &F = Flows[Counting];
+  if (F)
+    return *F;
+  F = std::make_unique<Flow>();
+  unsigned NN = G->Nodes.size();
+  F->In.resize(NN);
+  F->BySource.resize(NN);
+  F->Indexed.assign(NN, false);
+  auto Stops = [&](const Graph::Node &N) {
+    if (N.K != Graph::Node::Barrier)
+      return false;
+    const BarrierEvent &B = T.Barriers[BarrierSites[N.BarrierSite].Instances[0]];
+    return B.Kind == BarrierKind::Block ||
+           (size_t(N.BarrierSite) < Counting.size() && Counting[N.BarrierSite]);
+  };
+  std::deque<unsigned> Work;
+  std::vector<bool> Queued(NN, true);
+  for (unsigned N = 0; N < NN; ++N)
+    Work.push_back(N);
+  while (!Work.empty()) {
+    unsigned N = Work.front();
+    Work.pop_front();
+    Queued[N] = false;
+    const Graph::Node &Node = G->Nodes[N];
+    if (Stops(Node))
+      continue;
+    std::vector<Tag> Out(F->In[N].begin(), F->In[N].end());
+    if (Node.Source >= 0)
+      Out.push_back(Tag{unsigned(Node.Source), {}});
+    for (const Graph::Edge &E : Node.Succs) {
+      bool Changed = false;
+      auto Send = [&](Tag Tg) {
+        for (const EdgeEvent &Ev : E.Events)
+          Tg.apply(Ev);
+        Changed |= F->In[E.To].insert(std::move(Tg)).second;
+      };
+      for (const Tag &Tg : Out)
+        Send(Tg);
+      if (E.Source >= 0)
+        Send(Tag{unsigned(E.Source), {}});
+      if (Changed && !Queued[E.To]) {
+        Queued[E.To] = true;
+        Work.push_back(E.To);
+      }
+    }
+  }
+  return *F;
+}
+
+std::vector<Concurrency>
+BarrierIntervals::concurrency(unsigned A, unsigned B,
+                              const std::vector<bool> &Counting) {
+  std::vector<Concurrency> Out;
+  if (!Valid || Sites[A].Node < 0 || Sites[B].Node < 0)
+    return Out;
+  Flow &F = flow(Counting);
+  unsigned NA = Sites[A].Node, NB = Sites[B].Node;
+
+  std::vector<unsigned> LoopsA, LoopsB, All;
+  for (int L : Sites[A].Loops)
+    if (L >= 0)
+      LoopsA.push_back(L);
+  for (int L : Sites[B].Loops)
+    if (L >= 0)
+      LoopsB.push_back(L);
+  All = LoopsA;
+  All.insert(All.end(), LoopsB.begin(), LoopsB.end());
+  std::sort(All.begin(), All.end());
+  All.erase(std::unique(All.begin(), All.end()), All.end());
+
+  std::set<std::pair<std::vector<std::tuple<unsigned, int, int>>, int>> Seen;
+  auto Add = [&](const Tag *TA, const Tag *TB, Concurrency::Ordering O) {
+    Concurrency C;
+    C.Order = O;
+    std::vector<std::tuple<unsigned, int, int>> Key;
+    for (unsigned L : All) {
+      LoopRelation R;
+      R.Loop = L;
+      R.InA = llvm::is_contained(LoopsA, L);
+      R.InB = llvm::is_contained(LoopsB, L);
+      R.A = TA ? TA->get(L) : IterState::Rel0;
+      R.B = TB ? TB->get(L) : IterState::Rel0;
+      Key.emplace_back(L, int(R.A), int(R.B));
+      C.Loops.push_back(R);
+    }
+    if (Seen.insert({Key, int(O)}).second)
+      Out.push_back(std::move(C));
+  };
+
+  if (NA == NB)
+    Add(nullptr, nullptr, Concurrency::Unordered);
+  const auto &AtB = F.at(NB);
+  const auto &AtA = F.at(NA);
+  if (G->Nodes[NA].Source >= 0) {
+    auto It = AtB.find(G->Nodes[NA].Source);
+    if (It != AtB.end())
+      for (const Tag *Tg : It->second)
+        Add(nullptr, Tg, Concurrency::AThenB);
+  }
+  if (G->Nodes[NB].Source >= 0) {
+    auto It = AtA.find(G->Nodes[NB].Source);
+    if (It != AtA.end())
+      for (const Tag *Tg : It->second)
+        Add(Tg, nullptr, Concurrency::BThenA);
+  }
+  // Two sides of one branch that splits threads.
+  for (const auto &KA : AtA) {
+    int XA = G->SourceBranch[KA.first];
+    if (XA < 0)
+      continue;
+    for (const auto &KB : AtB) {
+      if (G->SourceBranch[KB.first] != XA ||
+          G->SourceSide[KB.first] == G->SourceSide[KA.first])
+        continue;
+      for (const Tag *TA : KA.second)
+        for (const Tag *TB : KB.second)
+          Add(TA, TB, Concurrency::Unordered);
+    }
+  }
+  return Out;
+}
+
+} // namespace shmem

@@ -1,0 +1,165 @@
+//===- BarrierIntervals.h - Which shared accesses may run together -*- C++ -*-===//
+//
+// Two threads of a block can touch shared memory at the same time only
+// between the same two barriers. This analysis says, for two accesses of a
+// KernelTrace, whether some execution puts them in one barrier interval and,
+// for each loop around them, how their iterations then relate ("the same
+// iteration", "the second one iteration later", "any").
+//
+// It runs on clang::CFG, not on the walker's program order. The kernel's CFG
+// and, at every call site the walker inlined, the callee's CFG are joined
+// into one graph (one copy per call context). Nodes are runs of CFG elements
+// with no barrier and no inlined call, barrier nodes and call nodes. A
+// forward dataflow to a fixpoint then carries "tags": a tag starts at a node
+// holding accesses (or on a branch edge where threads may split) and
+// flows along edges until a barrier stops it. Crossing a loop's back edge,
+// leaving or re-entering a loop is counted in the tag, so an access reached
+// through a back edge is known to be in the next iteration. Two accesses A
+// and B are concurrent when
+//   - they are in one node (same iteration of every loop), or
+//   - a tag from A's node reaches B (B after A, in the iterations the tag
+//     says), or from B's node reaches A, or
+//   - tags from two different successors of one branch that splits threads
+//     reach A and B (threads that took different sides).
+// A branch whose condition the walker found uniform (the same in every
+// active thread) never splits threads, so `for (i = 0; i < n; ++i)` does not
+// make the code after the loop concurrent with the next iteration's body.
+//
+// Barriers: block barriers always stop tags. __syncwarp() only orders lanes
+// of one warp that its mask names, so concurrency can be asked for with a
+// set of warp barriers that also count (those covering a given lane pair).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_BARRIERINTERVALS_H
+#define SHMEM_LINT_ANALYSIS_BARRIERINTERVALS_H
+
+#include "KernelTrace.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace shmem {
+
+/// Where an access is in one loop, counted from the start of the tag that
+/// reached it.
+enum class IterState : uint8_t {
+  Rel0, ///< The iteration the tag started in (the tag started in the loop).
+  Rel1, ///< One back edge later.
+  Abs0, ///< The tag entered the loop: its first iteration.
+  Abs1, ///< The second iteration after the tag entered the loop.
+  Any,  ///< Any iteration (more back edges, or the loop was re-entered).
+};
+
+/// How the iterations of the two accesses of a pair relate in one loop
+/// around at least one of them.
+struct LoopRelation {
+  unsigned Loop = 0; ///< Index into BarrierIntervals::loop().
+  bool InA = false, InB = false;
+  IterState A = IterState::Rel0, B = IterState::Rel0;
+
+  /// Whether iteration \p KA of A and \p KB of B fit this relation (-1:
+  /// that access's iteration is not being asked about).
+  bool admits(int64_t KA, int64_t KB) const;
+};
+
+/// One way two accesses can be in one barrier interval.
+struct Concurrency {
+  /// One entry per loop around either access.
+  std::vector<LoopRelation> Loops;
+  /// B runs after A on one thread's path (A's tag reached B), or A after B;
+  /// neither when they are in one node or on two sides of a branch.
+  enum Ordering { AThenB, BThenA, Unordered };
+  Ordering Order = Unordered;
+};
+
+class BarrierIntervals {
+public:
+  BarrierIntervals(clang::ASTContext &Ctx, const KernelTrace &T);
+  ~BarrierIntervals();
+
+  /// False when some barrier of the trace could not be placed in the CFG:
+  /// every answer would then be suspect.
+  bool valid() const { return Valid; }
+
+  /// A site is a program point of the trace: the accesses with one
+  /// expression, kind and call stack (an unrolled loop gives a site several
+  /// instances, one per iteration).
+  unsigned numSites() const { return Sites.size(); }
+  unsigned siteOf(unsigned Access) const { return SiteOfAccess[Access]; }
+  const std::vector<unsigned> &instances(unsigned Site) const {
+    return Sites[Site].Instances;
+  }
+  /// Whether the site was found in the CFG (only those are ever concurrent).
+  bool placed(unsigned Site) const { return Sites[Site].Node >= 0; }
+  /// The loops around the site, parallel to SharedAccess::Loops; -1 for a
+  /// loop with no back edge in the CFG (it never iterates).
+  const std::vector<int> &siteLoops(unsigned Site) const {
+    return Sites[Site].Loops;
+  }
+
+  struct LoopInfo {
+    const clang::Stmt *Loop = nullptr;
+    unsigned Context = 0;
+  };
+  unsigned numLoops() const { return Loops.size(); }
+  const LoopInfo &loop(unsigned I) const { return Loops[I].Info; }
+
+  /// Barrier sites: the distinct barriers of the trace, by call and context.
+  unsigned numBarrierSites() const { return BarrierSites.size(); }
+  unsigned barrierSiteOf(unsigned Barrier) const {
+    return BarrierSiteOfEvent[Barrier];
+  }
+  /// The trace's barrier events at that site (one per unrolled iteration).
+  const std::vector<unsigned> &barrierInstances(unsigned Site) const {
+    return BarrierSites[Site].Instances;
+  }
+
+  /// The ways sites \p A and \p B may run in one barrier interval, when
+  /// block barriers and the warp barrier sites in \p CountingWarpBarriers
+  /// (indexed by barrier site) order them. Empty when they never do.
+  std::vector<Concurrency>
+  concurrency(unsigned A, unsigned B,
+              const std::vector<bool> &CountingWarpBarriers);
+  /// The same with no warp barrier counting (threads of different warps).
+  std::vector<Concurrency> concurrency(unsigned A, unsigned B) {
+    return concurrency(A, B, NoWarpBarriers);
+  }
+
+private:
+  struct Graph;
+  struct Flow;
+  struct SiteInfo {
+    std::vector<unsigned> Instances;
+    int Node = -1;
+    std::vector<int> Loops;
+  };
+  struct BarrierSiteInfo {
+    std::vector<unsigned> Instances;
+    int Node = -1;
+  };
+  struct LoopData {
+    LoopInfo Info;
+  };
+
+  const KernelTrace &T;
+  bool Valid = true;
+  std::vector<SiteInfo> Sites;
+  std::vector<unsigned> SiteOfAccess;
+  std::vector<BarrierSiteInfo> BarrierSites;
+  std::vector<unsigned> BarrierSiteOfEvent;
+  std::vector<LoopData> Loops;
+  std::vector<bool> NoWarpBarriers;
+  std::unique_ptr<Graph> G;
+  std::map<std::vector<bool>, std::unique_ptr<Flow>> Flows;
+
+  Flow &flow(const std::vector<bool> &CountingWarpBarriers);
+};
+
+} // namespace shmem
+
+#endif

@@ -1,0 +1,79 @@
+//===- RaceAnalysis.h - Shared-memory races with a witness ------*- C++ -*-===//
+//
+// For every pair of shared accesses that BarrierIntervals says may run in
+// one barrier interval, at least one a non-atomic write: do two different
+// threads of the block touch overlapping bytes? The answer is exact where
+// the addresses are: every thread of the block is enumerated (the byte
+// ranges of one access hashed, the other's probed), with the active masks,
+// the iterations of the loops around the accesses as the intervals allow
+// (unrolled iterations pick trace instances; loops walked symbolically are
+// enumerated over a few iterations, re-walking the kernel with the
+// iteration pinned when the address is not affine in it), and every other
+// unknown bound to the same generic value on both sides. Pairs of threads
+// in one warp must also be unordered once the __syncwarp() calls that name
+// both lanes count as barriers.
+//
+// Data-dependent addresses (`hist[in[i]] += 1`) can't be enumerated; such a
+// pair is reported as a possible race with the reason.
+//
+// The analysis reports through RaceHandler; the shmem-race check turns the
+// reports into findings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_RACEANALYSIS_H
+#define SHMEM_LINT_ANALYSIS_RACEANALYSIS_H
+
+#include "KernelTrace.h"
+
+#include <map>
+#include <string>
+
+namespace shmem {
+
+/// One access of a reported race.
+struct RaceSide {
+  unsigned Access = 0; ///< The instance in the trace.
+  unsigned Thread = 0; ///< Linear thread index in the block.
+  int64_t Offset = 0;  ///< Byte offset into the shared variable.
+  /// Iterations of loops walked symbolically that the witness fixed.
+  std::map<const clang::Stmt *, int64_t> Iterations;
+};
+
+struct RaceReport {
+  enum Kind {
+    Race,          ///< Two threads, overlapping bytes, no barrier between.
+    Benign,        ///< Only same-value stores collide.
+    PossibleRace,  ///< An address depends on data; no witness.
+  };
+  Kind K = Race;
+  /// Later is where the user adds the barrier before (the warning); Earlier
+  /// is the other access (a note).
+  RaceSide Later, Earlier;
+  /// Some colliding pair of threads is in two different warps (so only a
+  /// block barrier orders them); else every pair shares a warp.
+  bool CrossWarp = true;
+  /// The loop whose next iteration the later access is in, when the race
+  /// crosses iterations (outermost such loop), and how many iterations on.
+  const clang::Stmt *CarriedBy = nullptr;
+  int64_t Distance = 0;
+  /// For PossibleRace: why the address is unknown; whether the two
+  /// accesses are the load and store of one read-modify-write.
+  std::string Reason;
+  bool ReadModifyWrite = false;
+};
+
+class RaceHandler {
+public:
+  virtual ~RaceHandler();
+  virtual void handleRace(const RaceReport &R) = 0;
+};
+
+/// Find the races of one kernel trace (one block shape). \p Ctx and
+/// \p Opts are needed to re-walk the kernel with loop iterations pinned.
+void findRaces(clang::ASTContext &Ctx, const KernelTrace &T,
+               const AnalysisOptions &Opts, RaceHandler &Handler);
+
+} // namespace shmem
+
+#endif

@@ -1,0 +1,177 @@
+//===- BarrierIntervalsTest.cpp - Barrier intervals and loop relations ----===//
+//
+// The loop-relation lattice with no AST at all, then the intervals of small
+// kernels: which accesses meet, and in which iterations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/BarrierIntervals.h"
+
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace shmem;
+
+namespace {
+
+LoopRelation rel(IterState A, IterState B, bool InA = true, bool InB = true) {
+  LoopRelation R;
+  R.InA = InA;
+  R.InB = InB;
+  R.A = A;
+  R.B = B;
+  return R;
+}
+
+TEST(LoopRelationTest, RelativeStatesFixTheDistance) {
+  // B one back edge after A: iteration k against k + 1 only.
+  LoopRelation R = rel(IterState::Rel0, IterState::Rel1);
+  EXPECT_TRUE(R.admits(3, 4));
+  EXPECT_FALSE(R.admits(3, 3));
+  EXPECT_FALSE(R.admits(4, 3));
+  // An iteration not asked about is no constraint.
+  EXPECT_TRUE(R.admits(3, -1));
+  EXPECT_TRUE(rel(IterState::Rel0, IterState::Rel0).admits(2, 2));
+  EXPECT_FALSE(rel(IterState::Rel0, IterState::Rel0).admits(2, 3));
+}
+
+TEST(LoopRelationTest, AbsoluteStatesFixTheIteration) {
+  // The tag entered the loop: B is in its first or second iteration.
+  EXPECT_TRUE(rel(IterState::Rel0, IterState::Abs0, false).admits(-1, 0));
+  EXPECT_FALSE(rel(IterState::Rel0, IterState::Abs0, false).admits(-1, 1));
+  EXPECT_TRUE(rel(IterState::Rel0, IterState::Abs1, false).admits(7, 1));
+  // Relative on a loop around A only: A's iteration is free.
+  EXPECT_TRUE(rel(IterState::Rel0, IterState::Rel0, true, false).admits(9, -1));
+}
+
+TEST(LoopRelationTest, AnyAdmitsEverything) {
+  LoopRelation R = rel(IterState::Rel0, IterState::Any);
+  EXPECT_TRUE(R.admits(0, 0));
+  EXPECT_TRUE(R.admits(5, 1));
+  EXPECT_TRUE(rel(IterState::Any, IterState::Abs0).admits(4, 0));
+  EXPECT_FALSE(rel(IterState::Any, IterState::Abs0).admits(4, 1));
+}
+
+/// Parses \p Code as CUDA device code with just enough declarations.
+std::unique_ptr<ASTUnit> parse(const std::string &Code) {
+  std::string Prelude = R"(
+    #define __global__ __attribute__((global))
+    #define __device__ __attribute__((device))
+    #define __shared__ __attribute__((shared))
+    __device__ void __syncthreads();
+    // threadIdx.x is spelled as the builtin __nvvm_read_ptx_sreg_tid_x().
+  )";
+  return tooling::buildASTFromCodeWithArgs(
+      Prelude + Code,
+      {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
+       "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version"},
+      "test.cu");
+}
+
+struct Analysed {
+  std::unique_ptr<ASTUnit> AST;
+  KernelTrace T;
+  std::unique_ptr<BarrierIntervals> BI;
+
+  /// The site of the first access of \p Kind on line \p Line of the code.
+  unsigned site(unsigned Line, AccessKind Kind) const {
+    const SourceManager &SM = AST->getSourceManager();
+    for (unsigned I = 0; I < T.Accesses.size(); ++I)
+      if (T.Accesses[I].Kind == Kind &&
+          SM.getPresumedLineNumber(T.Accesses[I].Loc) == Line + 6)
+        return BI->siteOf(I);
+    ADD_FAILURE() << "no access on line " << Line;
+    return 0;
+  }
+};
+
+Analysed analyse(const std::string &Code, unsigned Threads) {
+  Analysed A;
+  A.AST = parse(Code);
+  ASTContext &Ctx = A.AST->getASTContext();
+  const FunctionDecl *K = nullptr;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      if (FD->hasAttr<CUDAGlobalAttr>() && FD->hasBody())
+        K = FD;
+  EXPECT_TRUE(K);
+  AnalysisOptions Opts;
+  A.T = traceKernel(Ctx, K, ThreadGeometry(Dim3{Threads, 1, 1}), Opts);
+  A.BI = std::make_unique<BarrierIntervals>(Ctx, A.T);
+  EXPECT_TRUE(A.BI->valid());
+  return A;
+}
+
+// Line numbers below count from the first line of the kernel's source.
+const char *TiledLoop = R"(__global__ void k(float *out, int n) {
+  __shared__ float tile[64];
+  for (int i = 0; i < n; ++i) {
+    tile[__nvvm_read_ptx_sreg_tid_x()] = out[i];
+    __syncthreads();
+    out[i] = tile[63 - __nvvm_read_ptx_sreg_tid_x()];
+    TRAILING
+  }
+})";
+
+std::string withTrailing(const char *Barrier) {
+  std::string S = TiledLoop;
+  S.replace(S.find("TRAILING"), 8, Barrier);
+  return S;
+}
+
+TEST(BarrierIntervalsTest, TrailingBarrierSeparatesIterations) {
+  Analysed A = analyse(withTrailing("__syncthreads();"), 64);
+  unsigned Store = A.site(4, AccessKind::Store);
+  unsigned Load = A.site(6, AccessKind::Load);
+  EXPECT_TRUE(A.BI->concurrency(Store, Load).empty());
+}
+
+TEST(BarrierIntervalsTest, MissingTrailingBarrierMeetsTheNextIteration) {
+  Analysed A = analyse(withTrailing(""), 64);
+  unsigned Store = A.site(4, AccessKind::Store);
+  unsigned Load = A.site(6, AccessKind::Load);
+  std::vector<Concurrency> Cs = A.BI->concurrency(Store, Load);
+  ASSERT_EQ(Cs.size(), 1u);
+  // The load runs first; the store is one back edge later.
+  EXPECT_EQ(Cs[0].Order, Concurrency::BThenA);
+  ASSERT_EQ(Cs[0].Loops.size(), 1u);
+  EXPECT_EQ(Cs[0].Loops[0].A, IterState::Rel1);
+  EXPECT_EQ(Cs[0].Loops[0].B, IterState::Rel0);
+  EXPECT_TRUE(Cs[0].Loops[0].admits(4, 3));
+  EXPECT_FALSE(Cs[0].Loops[0].admits(3, 3));
+}
+
+TEST(BarrierIntervalsTest, ThreadDependentBranchSplitsThreads) {
+  Analysed A = analyse(R"(__global__ void k(float *out) {
+  __shared__ float s[64];
+  if (__nvvm_read_ptx_sreg_tid_x() < 32)
+    s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  else
+    out[0] = s[0];
+})",
+                       64);
+  unsigned Store = A.site(4, AccessKind::Store);
+  unsigned Load = A.site(6, AccessKind::Load);
+  std::vector<Concurrency> Cs = A.BI->concurrency(Store, Load);
+  ASSERT_FALSE(Cs.empty());
+  EXPECT_EQ(Cs[0].Order, Concurrency::Unordered);
+}
+
+TEST(BarrierIntervalsTest, UniformBranchDoesNotSplitThreads) {
+  Analysed A = analyse(R"(__global__ void k(float *out, int n) {
+  __shared__ float s[64];
+  if (n > 3)
+    s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  else
+    out[0] = s[0];
+})",
+                       64);
+  unsigned Store = A.site(4, AccessKind::Store);
+  unsigned Load = A.site(6, AccessKind::Load);
+  EXPECT_TRUE(A.BI->concurrency(Store, Load).empty());
+}
+
+} // namespace
