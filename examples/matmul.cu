@@ -1,10 +1,12 @@
 // Tiled matrix multiplication, C = A * B, with 16x16 tiles.
 //
 // matmulTransposedTile stores the B tile transposed so that the inner
-// product reads "a row of Bs" — but it writes the tile with a column
-// stride of 16 floats: a 2-way conflict per half-warp row pair... and the
-// loop is missing its trailing barrier, so the next iteration's stores race
-// with this iteration's reads. matmulTiled is the textbook version.
+// product reads "a row of Bs". With 16x16 blocks a warp holds two rows of
+// 16 threads, and threads tx, tx+2, ... of a row land 32 words apart in
+// Bs[tx][ty]: an 8-way conflict on the store and on the read, which a
+// padded row of 18 floats removes. The loop also lacks its trailing
+// barrier, so the next iteration's stores race with this iteration's reads.
+// matmulTiled is the textbook version and is clean.
 #include <cuda_runtime.h>
 
 #define BS 16
