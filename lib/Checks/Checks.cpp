@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -40,9 +41,22 @@ public:
       Kept[It->second] = F;
     }
   }
-  void flush(FindingSink &Out) {
-    for (const Finding &F : Kept)
-      Out.report(F);
+  /// Emit in source order, as clang-tidy would sort them, so every front
+  /// end prints the same sequence.
+  void flush(const SourceManager &SM, FindingSink &Out) {
+    // Stable by construction: ties keep the order they were found in.
+    std::vector<size_t> Order(Kept.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      SourceLocation LA = SM.getFileLoc(Kept[A].Loc);
+      SourceLocation LB = SM.getFileLoc(Kept[B].Loc);
+      if (LA != LB && LA.isValid() && LB.isValid())
+        return SM.isBeforeInTranslationUnit(LA, LB);
+      return A < B;
+    });
+    for (size_t I : Order)
+      Out.report(Kept[I]);
   }
 
 private:
@@ -80,7 +94,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
         checkRaces(KC, Sink);
     }
   }
-  Sink.flush(FrontEnd);
+  Sink.flush(Ctx.getSourceManager(), FrontEnd);
   return Stats;
 }
 

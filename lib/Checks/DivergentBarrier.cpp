@@ -1,6 +1,1039 @@
 //===- DivergentBarrier.cpp - shmem-divergent-barrier ---------------------===//
-// Being written (issue 4): reports nothing yet.
+//
+// A barrier must be reached by every thread it waits for: __syncthreads() by
+// the whole block, __syncwarp(mask) by every lane of its mask, a tile's
+// sync() by the whole tile, grid.sync() by the whole grid. The decision comes
+// from the uniformity analysis (Uniformity.h): a barrier is divergent when it
+// is control dependent on a branch whose condition is not uniform at the
+// barrier's scope, which catches data-dependent conditions, early returns,
+// jumps and thread-dependent trip counts alike, in the kernel and in the
+// __device__ functions it calls.
+//
+// The kernel trace's per-thread masks (exact unless ActiveApprox) supply the
+// witness ("reached only by threads with threadIdx.x < 128") and settle the
+// warp-level cases, where a partial mask is correct exactly when it names
+// the lanes that take the branch.
+//
+// runChecks calls the check once per kernel and block shape. A barrier is
+// reported once per translation unit, for the first shape that shows the
+// problem.
+//
+//===----------------------------------------------------------------------===//
+
 #include "Checks.h"
+
+#include "Analysis/Uniformity.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+using namespace clang;
+
 namespace shmem {
-void checkDivergentBarriers(const KernelContext &, FindingSink &) {}
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Reporting once per translation unit
+//===----------------------------------------------------------------------===//
+
+/// The locations already reported in one translation unit. runChecks calls
+/// the check once per kernel and block shape and keeps no state between
+/// calls, so the set hangs off the ASTContext: it lives as long as the
+/// context, and a deallocation callback drops it, so nothing carries over to
+/// the next translation unit of the same process.
+struct ReportedLocations {
+  const ASTContext *Ctx = nullptr;
+  llvm::DenseSet<SourceLocation> Locs;
+};
+
+/// Every translation unit's set, by context. Never destroyed, so that a
+/// context released during exit still finds it.
+struct Registry {
+  std::mutex M;
+  std::map<const ASTContext *, ReportedLocations *> Sets;
+};
+Registry &registry() {
+  static Registry *R = new Registry;
+  return *R;
+}
+
+ReportedLocations &reportedLocations(const ASTContext &Ctx) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Lock(R.M);
+  ReportedLocations *&Slot = R.Sets[&Ctx];
+  if (!Slot) {
+    Slot = new ReportedLocations;
+    Slot->Ctx = &Ctx;
+    Ctx.AddDeallocation(
+        [](void *P) {
+          auto *Set = static_cast<ReportedLocations *>(P);
+          {
+            Registry &R = registry();
+            std::lock_guard<std::mutex> Lock(R.M);
+            R.Sets.erase(Set->Ctx);
+          }
+          delete Set;
+        },
+        Slot);
+  }
+  return *Slot;
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+
+/// Whom a barrier waits for.
+enum class Scope {
+  Grid,    ///< grid.sync(): every thread of the launch.
+  Block,   ///< __syncthreads(), block.sync(), bar.sync 0.
+  Counted, ///< bar.sync with a thread count: whole warps.
+  Warp,    ///< __syncwarp(mask): the lanes of the mask.
+  Tile,    ///< thread_block_tile<N>::sync(): the tile.
+  Group,   ///< thread_group::sync(): some group of whole warps or tiles.
+};
+
+struct BarrierSite {
+  const Stmt *S = nullptr; ///< The call or asm statement.
+  Scope Sc = Scope::Block;
+  unsigned TileSize = 0;
+  /// For Warp: the mask, when constant.
+  std::optional<uint32_t> Mask;
+  std::string Name; ///< "__syncthreads()", as written when short.
+  /// For a call to a function that executes a barrier: the callee, and the
+  /// calls and barrier inside it, outermost first.
+  const FunctionDecl *Callee = nullptr;
+  std::vector<const Stmt *> Path;
+};
+
+std::string calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    if (FD->getDeclName().isIdentifier())
+      return FD->getName().str();
+  return {};
+}
+
+std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max = 48) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid())
+    return {};
+  bool Invalid = false;
+  StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid || T.empty() || T.size() > Max || T.contains('\n'))
+    return {};
+  return T.str();
+}
+
+const CXXRecordDecl *groupRecord(const CallExpr *Call) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getRecordDecl();
+  if (Call->getNumArgs() == 1)
+    return Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return nullptr;
+}
+
+unsigned tileSizeOf(const CXXRecordDecl *RD) {
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    if (Spec->getTemplateArgs().size() > 0 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+      return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+  return 0;
+}
+
+std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+/// coalesced_group::sync() and cg::sync(coalesced): the group is, by
+/// construction, the threads that reach the call.
+bool isCoalescedSync(const CallExpr *Call) {
+  const CXXRecordDecl *RD = groupRecord(Call);
+  return RD && RD->getDeclName().isIdentifier() &&
+         RD->getName() == "coalesced_group" && calleeName(Call) == "sync";
+}
+
+/// The barrier a call is, with its scope; none for calls that are not
+/// barriers and for coalesced groups (which are, by construction, the
+/// threads that reach the call).
+std::optional<BarrierSite> barrierCall(const CallExpr *Call,
+                                       const FunctionUniformity &FU,
+                                       const ASTContext &Ctx) {
+  auto Kind = barrierKindOf(Call);
+  if (!Kind)
+    return std::nullopt;
+  BarrierSite B;
+  B.S = Call;
+  std::string Callee = calleeName(Call);
+  B.Name = text(Call, Ctx, 40);
+  if (B.Name.empty())
+    B.Name = Callee + "()";
+  B.Sc = *Kind == BarrierKind::Block ? Scope::Block : Scope::Warp;
+  if (isCoalescedSync(Call))
+    return std::nullopt;
+  if (const CXXRecordDecl *RD = groupRecord(Call);
+      RD && Callee == "sync" && RD->getDeclName().isIdentifier()) {
+    StringRef R = RD->getName();
+    if (R == "grid_group")
+      B.Sc = Scope::Grid;
+    else if (R == "thread_group")
+      B.Sc = Scope::Group;
+    else if (R == "thread_block_tile") {
+      B.Sc = Scope::Tile;
+      B.TileSize = tileSizeOf(RD);
+      if (B.TileSize == 0)
+        B.Sc = Scope::Group;
+    }
+  }
+  if (B.Sc == Scope::Warp) {
+    const Expr *Mask = Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
+    if (!Mask || isa<CXXDefaultArgExpr>(Mask)) {
+      B.Mask = 0xffffffffu;
+    } else if (auto C = constantOf(Mask, Ctx)) {
+      B.Mask = uint32_t(*C);
+    } else if (const UniformityValue *V = FU.value(Mask);
+               V && V->PerThread) {
+      if (auto C = V->PerThread->asConstant())
+        B.Mask = uint32_t(*C);
+    }
+  }
+  return B;
+}
+
+/// `bar.sync 0;`, `barrier.sync.aligned 1, 128;`, `bar.red.popc...` in
+/// inline asm. With a thread count the barrier waits for whole warps only.
+std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
+  std::string T = Asm->getAsmString();
+  for (const char *Key : {"barrier.sync", "bar.sync", "barrier.red", "bar.red"}) {
+    size_t At = T.find(Key);
+    if (At == std::string::npos)
+      continue;
+    BarrierSite B;
+    B.S = Asm;
+    B.Name = "inline asm '" + std::string(Key) + "'";
+    B.Sc = Scope::Block;
+    if (StringRef(Key).ends_with("sync")) {
+      // Skip the modifiers, then look for a second operand.
+      size_t Ops = T.find_first_of(" \t", At);
+      size_t End = T.find_first_of(";\n", At);
+      if (Ops != std::string::npos && Ops < End &&
+          T.substr(Ops, End == std::string::npos ? End : End - Ops)
+                  .find(',') != std::string::npos)
+        B.Sc = Scope::Counted;
+    }
+    return B;
+  }
+  return std::nullopt;
+}
+
+/// What a function executes, through the functions it calls: the first
+/// block-level, counted (whole-warp) and warp-level barrier, with the path
+/// of calls to each.
+struct BarrierContent {
+  std::vector<const Stmt *> BlockPath, CountedPath, WarpPath;
+  bool any() const {
+    return !BlockPath.empty() || !CountedPath.empty() || !WarpPath.empty();
+  }
+};
+
+class ContentFinder {
+public:
+  explicit ContentFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  const BarrierContent &of(const FunctionDecl *F) {
+    auto It = Memo.find(F);
+    if (It != Memo.end())
+      return It->second;
+    Memo[F]; // Empty while in progress: cuts recursion.
+    BarrierContent Found;
+    Visitor V(*this, Found);
+    V.TraverseStmt(F->getBody());
+    return Memo[F] = std::move(Found);
+  }
+
+  static const FunctionDecl *definition(const CallExpr *Call,
+                                        const ASTContext &Ctx) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!FD || !FD->hasBody(Def) || !Def || Def->isImplicit())
+      return nullptr;
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+      return nullptr;
+    return Def;
+  }
+
+private:
+  ASTContext &Ctx;
+  std::map<const FunctionDecl *, BarrierContent> Memo;
+
+  class Visitor : public RecursiveASTVisitor<Visitor> {
+  public:
+    Visitor(ContentFinder &CF, BarrierContent &Out) : CF(CF), Out(Out) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      if (isCoalescedSync(Call))
+        return true;
+      if (auto K = barrierKindOf(Call)) {
+        auto &Path = *K == BarrierKind::Block ? Out.BlockPath : Out.WarpPath;
+        if (Path.empty())
+          Path.push_back(Call);
+        return true;
+      }
+      if (const FunctionDecl *Def = definition(Call, CF.Ctx)) {
+        const BarrierContent &Sub = CF.of(Def);
+        auto Take = [&](std::vector<const Stmt *> &Path,
+                        const std::vector<const Stmt *> &From) {
+          if (Path.empty() && !From.empty()) {
+            Path.push_back(Call);
+            Path.insert(Path.end(), From.begin(), From.end());
+          }
+        };
+        Take(Out.BlockPath, Sub.BlockPath);
+        Take(Out.CountedPath, Sub.CountedPath);
+        Take(Out.WarpPath, Sub.WarpPath);
+      }
+      return true;
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+      if (auto B = barrierAsm(Asm)) {
+        auto &Path = B->Sc == Scope::Counted ? Out.CountedPath : Out.BlockPath;
+        if (Path.empty())
+          Path.push_back(Asm);
+      }
+      return true;
+    }
+
+  private:
+    ContentFinder &CF;
+    BarrierContent &Out;
+  };
+};
+
+//===----------------------------------------------------------------------===//
+// Describing sets of threads
+//===----------------------------------------------------------------------===//
+
+/// "0-15", "0, 2, 4, ..., 30", "3, 7, 9".
+std::string rangeList(const std::vector<unsigned> &V) {
+  std::ostringstream OS;
+  if (V.empty())
+    return "none";
+  // Runs of consecutive values.
+  std::vector<std::pair<unsigned, unsigned>> Runs;
+  for (unsigned X : V) {
+    if (!Runs.empty() && Runs.back().second + 1 == X)
+      Runs.back().second = X;
+    else
+      Runs.push_back({X, X});
+  }
+  if (Runs.size() <= 3) {
+    for (unsigned I = 0; I < Runs.size(); ++I) {
+      OS << (I ? ", " : "") << Runs[I].first;
+      if (Runs[I].second != Runs[I].first)
+        OS << (Runs[I].second == Runs[I].first + 1 ? ", " : "-")
+           << Runs[I].second;
+    }
+    return OS.str();
+  }
+  if (V.size() > 3) {
+    unsigned Step = V[1] - V[0];
+    bool Arith = true;
+    for (unsigned I = 1; I < V.size(); ++I)
+      Arith = Arith && V[I] - V[I - 1] == Step;
+    if (Arith) {
+      OS << V[0] << ", " << V[1] << ", " << V[2] << ", ..., " << V.back();
+      return OS.str();
+    }
+  }
+  for (unsigned I = 0; I < 2; ++I) {
+    OS << (I ? ", " : "") << Runs[I].first;
+    if (Runs[I].second != Runs[I].first)
+      OS << "-" << Runs[I].second;
+  }
+  OS << ", ... (" << V.size() << " in all)";
+  return OS.str();
+}
+
+/// A predicate on one coordinate that holds exactly for the values in \p In
+/// among [0, Extent): "< 128", ">= 32", "== 0", "!= 5", "in 32-63",
+/// "% 2 == 0". Empty when there is none as simple.
+std::string predicate(const std::vector<bool> &In, unsigned Extent,
+                      const std::string &Var) {
+  std::vector<unsigned> Vals;
+  for (unsigned V = 0; V < Extent; ++V)
+    if (In[V])
+      Vals.push_back(V);
+  if (Vals.empty() || Vals.size() == Extent)
+    return {};
+  bool Contiguous = Vals.back() - Vals.front() + 1 == Vals.size();
+  if (Vals.size() == 1)
+    return Var + " == " + std::to_string(Vals[0]);
+  if (Vals.size() + 1 == Extent)
+    for (unsigned V = 0; V < Extent; ++V)
+      if (!In[V])
+        return Var + " != " + std::to_string(V);
+  if (Contiguous && Vals.front() == 0)
+    return Var + " < " + std::to_string(Vals.back() + 1);
+  if (Contiguous && Vals.back() + 1 == Extent)
+    return Var + " >= " + std::to_string(Vals.front());
+  if (Contiguous)
+    return std::to_string(Vals.front()) + " <= " + Var + " < " +
+           std::to_string(Vals.back() + 1);
+  for (unsigned M = 2; M <= Extent / 2; M *= 2)
+    for (unsigned Rm = 0; Rm < M; ++Rm) {
+      bool Match = true;
+      for (unsigned V = 0; V < Extent && Match; ++V)
+        Match = In[V] == (V % M == Rm);
+      if (Match)
+        return Var + " % " + std::to_string(M) + " == " + std::to_string(Rm);
+    }
+  return {};
+}
+
+/// The values \p Of takes in the threads of \p Active, when they determine
+/// membership (no value is taken both inside and outside the set).
+std::optional<std::vector<bool>>
+separatingValues(const std::vector<char> &Active, unsigned Extent,
+                 const std::function<unsigned(unsigned)> &Of) {
+  std::vector<char> Seen(Extent, 0); // 1 inside, 2 outside.
+  for (unsigned T = 0; T < Active.size(); ++T)
+    Seen[Of(T)] |= Active[T] ? 1 : 2;
+  std::vector<bool> In(Extent);
+  for (unsigned V = 0; V < Extent; ++V) {
+    if (Seen[V] == 3)
+      return std::nullopt;
+    In[V] = Seen[V] == 1;
+  }
+  return In;
+}
+
+/// "threads with threadIdx.x < 128", "lanes 0-15 of each warp", "warps 0-3",
+/// or, when nothing simpler fits, the linear thread indices.
+std::string describeThreads(const std::vector<char> &Active,
+                            const ThreadGeometry &G) {
+  const Dim3 &D = G.block();
+  const char *Axes[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
+  unsigned Extents[] = {D.X, D.Y, D.Z};
+  for (unsigned A = 0; A < 3; ++A) {
+    if (Extents[A] < 2)
+      continue;
+    auto In = separatingValues(Active, Extents[A], [&](unsigned T) {
+      return G.coordinate(T, A);
+    });
+    if (!In)
+      continue;
+    std::string P = predicate(*In, Extents[A], Axes[A]);
+    if (!P.empty())
+      return "threads with " + P;
+  }
+  unsigned W = G.warpSize();
+  if (G.warps() > 1) {
+    if (auto In = separatingValues(Active, G.warps(),
+                                   [&](unsigned T) { return T / W; })) {
+      std::vector<unsigned> Ws;
+      for (unsigned I = 0; I < G.warps(); ++I)
+        if ((*In)[I])
+          Ws.push_back(I);
+      return (Ws.size() == 1 ? "the threads of warp " : "the threads of warps ") +
+             rangeList(Ws);
+    }
+    if (auto In = separatingValues(Active, W,
+                                   [&](unsigned T) { return T % W; })) {
+      std::vector<unsigned> Ls;
+      for (unsigned I = 0; I < W; ++I)
+        if ((*In)[I])
+          Ls.push_back(I);
+      return (Ls.size() == 1 ? "lane " : "lanes ") + rangeList(Ls) +
+             " of each warp";
+    }
+  }
+  std::vector<unsigned> Ts;
+  for (unsigned T = 0; T < Active.size(); ++T)
+    if (Active[T])
+      Ts.push_back(T);
+  return "threads " + rangeList(Ts) + " (linear thread index)";
+}
+
+//===----------------------------------------------------------------------===//
+// The check
+//===----------------------------------------------------------------------===//
+
+/// Why the threads that do not reach a barrier miss it.
+enum class Reason { Inside, Return, Continue, Break, Goto, Loop };
+
+class DivergentBarrierChecker {
+public:
+  DivergentBarrierChecker(const KernelContext &K, FindingSink &Sink)
+      : K(K), Sink(Sink), Done(reportedLocations(K.Ctx)),
+        UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth), Contents(K.Ctx) {}
+
+  void run() {
+    const FunctionUniformity &FU = UA.analyzeKernel(K.Kernel);
+    std::vector<const CallExpr *> Chain;
+    visit(FU, Chain);
+    // In source order, as clang-tidy prints them, whatever order the walk
+    // over blocks and callees found them in.
+    const SourceManager &SM = K.Ctx.getSourceManager();
+    llvm::sort(Findings, [&](const Finding &A, const Finding &B) {
+      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+    });
+    for (const Finding &F : Findings)
+      Sink.report(F);
+  }
+
+private:
+  const KernelContext &K;
+  FindingSink &Sink;
+  ReportedLocations &Done;
+  UniformityAnalysis UA;
+  ContentFinder Contents;
+  std::vector<Finding> Findings;
+
+  const ThreadGeometry &geometry() const { return K.Trace.Geometry; }
+
+  /// Every barrier and every call into a function with a barrier, in \p FU
+  /// and, in their calling contexts, in the functions it calls.
+  void visit(const FunctionUniformity &FU,
+             std::vector<const CallExpr *> &Chain) {
+    if (!FU.valid())
+      return;
+    for (const CFGBlock *B : FU.blocks()) {
+      for (const CFGElement &E : *B) {
+        auto CS = E.getAs<CFGStmt>();
+        if (!CS)
+          continue;
+        const Stmt *S = CS->getStmt();
+        if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+          if (auto Site = barrierAsm(Asm))
+            check(FU, Chain, *Site);
+          continue;
+        }
+        const auto *Call = dyn_cast<CallExpr>(S);
+        if (!Call)
+          continue;
+        if (auto Site = barrierCall(Call, FU, K.Ctx)) {
+          check(FU, Chain, *Site);
+          continue;
+        }
+        const FunctionDecl *Def = ContentFinder::definition(Call, K.Ctx);
+        if (!Def)
+          continue;
+        const BarrierContent &C = Contents.of(Def);
+        if (!C.any())
+          continue;
+        check(FU, Chain, callSite(Call, Def, C));
+        if (const FunctionUniformity *Sub = FU.callee(Call);
+            Sub && Chain.size() < K.Opts.InlineDepth) {
+          Chain.push_back(Call);
+          visit(*Sub, Chain);
+          Chain.pop_back();
+        }
+      }
+    }
+  }
+
+  BarrierSite callSite(const CallExpr *Call, const FunctionDecl *Def,
+                       const BarrierContent &C) {
+    BarrierSite Site;
+    Site.S = Call;
+    Site.Callee = Def;
+    // The strictest barrier decides: block, then whole warps, then lanes.
+    if (!C.BlockPath.empty()) {
+      Site.Path = C.BlockPath;
+      Site.Sc = Scope::Block;
+    } else if (!C.CountedPath.empty()) {
+      Site.Path = C.CountedPath;
+      Site.Sc = Scope::Counted;
+    } else {
+      Site.Path = C.WarpPath;
+      Site.Sc = Scope::Warp;
+    }
+    const Stmt *Barrier = Site.Path.back();
+    if (const auto *BC = dyn_cast<CallExpr>(Barrier)) {
+      Site.Name = text(BC, K.Ctx, 40);
+      if (Site.Name.empty())
+        Site.Name = calleeName(BC) + "()";
+    } else if (auto A = barrierAsm(cast<GCCAsmStmt>(Barrier))) {
+      Site.Name = A->Name;
+    }
+    // For warp barriers in callees the masks come with the trace's events.
+    return Site;
+  }
+
+  /// "'blockSum'", or for a lambda or function object "'reduce'" as the
+  /// call spells the object.
+  std::string callName(const CallExpr *Call) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0) {
+      std::string Object = text(OC->getArg(0), K.Ctx, 32);
+      if (!Object.empty())
+        return "'" + Object + "'";
+    }
+    return "'" + calleeName(Call) + "'";
+  }
+
+  static UniformityLevel threshold(Scope S) {
+    switch (S) {
+    case Scope::Grid:
+      return UniformityLevel::BlockUniform;
+    case Scope::Block:
+      return UniformityLevel::WarpUniform;
+    default:
+      return UniformityLevel::Varying;
+    }
+  }
+
+  /// The trace's events for a site: the barrier itself, or for a call the
+  /// barriers it executes, reached through \p Chain.
+  std::vector<const BarrierEvent *>
+  events(const BarrierSite &Site, const std::vector<const CallExpr *> &Chain) {
+    std::vector<const BarrierEvent *> Out;
+    for (const BarrierEvent &Ev : K.Trace.Barriers) {
+      if (Ev.CallStack.size() < Chain.size() ||
+          !std::equal(Chain.begin(), Chain.end(), Ev.CallStack.begin()))
+        continue;
+      if (Site.Callee) {
+        if (Ev.CallStack.size() > Chain.size() &&
+            Ev.CallStack[Chain.size()] == Site.S &&
+            (Ev.Kind == BarrierKind::Block) == (Site.Sc != Scope::Warp))
+          Out.push_back(&Ev);
+        continue;
+      }
+      if (Ev.CallStack.size() != Chain.size())
+        continue;
+      if (Ev.E ? Ev.E == Site.S
+               : isa<GCCAsmStmt>(Site.S) &&
+                     Ev.Loc == cast<GCCAsmStmt>(Site.S)->getAsmLoc())
+        Out.push_back(&Ev);
+    }
+    return Out;
+  }
+
+  Reason reasonFor(const BranchInfo &Br, const BarrierSite &Site,
+                   const FunctionUniformity &FU, const Stmt *&Exit) {
+    Exit = nullptr;
+    if (Br.IsLoopCondition)
+      return Reason::Loop;
+    const ParentMap &PM = FU.parents();
+    for (const Stmt *S = Site.S; S; S = PM.getParent(S))
+      if (S == Br.Construct)
+        return Reason::Inside;
+    if (Br.Exits.empty())
+      return Reason::Inside;
+    Exit = Br.Exits.front();
+    if (isa<ReturnStmt>(Exit))
+      return Reason::Return;
+    if (isa<ContinueStmt>(Exit))
+      return Reason::Continue;
+    if (isa<BreakStmt>(Exit))
+      return Reason::Break;
+    return Reason::Goto;
+  }
+
+  /// "the threads for which 'tid < n' is true", from the condition alone.
+  std::string conditionWitness(const BranchInfo &Br, const BarrierSite &Site,
+                               const FunctionUniformity &FU, bool Lanes) {
+    std::string Who = Lanes ? "the lanes" : "the threads";
+    std::string Cond = text(Br.Condition, K.Ctx);
+    const CFGBlock *B = FU.blockOf(Site.S);
+    if (Cond.empty() || !B)
+      return "some of " + Who + (Lanes ? " of a warp" : " of the block");
+    if (isa<SwitchStmt>(Br.Construct))
+      return Who + " for which '" + Cond + "' selects this case";
+    if (Br.ReachableFrom.size() != 2)
+      return "some of " + Who + ", depending on '" + Cond + "'";
+    bool FromTrue = Br.ReachableFrom[0].test(B->getBlockID());
+    bool FromFalse = Br.ReachableFrom[1].test(B->getBlockID());
+    if (FromTrue == FromFalse)
+      return "some of " + Who + ", depending on '" + Cond + "'";
+    return Who + " for which '" + Cond + "' is " +
+           (FromTrue ? "true" : "false");
+  }
+
+  std::string fixFor(Reason R, Scope Sc) {
+    switch (R) {
+    case Reason::Loop:
+      return Sc == Scope::Warp || Sc == Scope::Tile
+                 ? "loop to a bound that is the same in every lane and guard "
+                   "the body with each lane's own condition"
+                 : "loop to a bound that is the same for the whole block and "
+                   "guard the body with each thread's own condition";
+    case Reason::Return:
+      return "keep the threads alive to the barrier instead of returning "
+             "early (guard the work that follows instead)";
+    case Reason::Continue:
+    case Reason::Break:
+    case Reason::Goto:
+      return "let every thread reach the barrier instead of jumping past it "
+             "(guard the work instead)";
+    case Reason::Inside:
+      break;
+    }
+    switch (Sc) {
+    case Scope::Warp:
+      return "make the mask name exactly the lanes that take the branch (for "
+             "example with __ballot_sync(0xffffffff, condition) before it) or "
+             "hoist the barrier out of the branch";
+    case Scope::Tile:
+    case Scope::Group:
+      return "hoist the barrier out of the branch so that every thread of "
+             "the group reaches it";
+    case Scope::Grid:
+      return "hoist the barrier out of the branch so that every thread of "
+             "the grid reaches it";
+    default:
+      return "hoist the barrier out of the branch so that every thread of "
+             "the block reaches it";
+    }
+  }
+
+  static const char *skipText(Reason R) {
+    switch (R) {
+    case Reason::Return:
+      return "have returned";
+    case Reason::Continue:
+    case Reason::Break:
+    case Reason::Goto:
+      return "jump past it";
+    default:
+      return "skip it";
+    }
+  }
+
+  /// What goes wrong. Threads waiting at a block barrier for threads that
+  /// skipped it are released by whichever barrier those reach next, so the
+  /// two groups may synchronise at different barriers rather than hang;
+  /// threads that exited no longer count (on current GPUs), but the
+  /// programming model leaves both undefined.
+  static std::string consequence(Reason R, Scope S) {
+    switch (S) {
+    case Scope::Warp:
+    case Scope::Tile:
+    case Scope::Counted:
+      return std::string("so the ") + scopeNoun(S) + " may hang";
+    default:
+      break;
+    }
+    if (R == Reason::Return)
+      return std::string("so it does not synchronise the whole ") +
+             scopeNoun(S) + " (undefined behaviour)";
+    return std::string("so the ") + scopeNoun(S) +
+           " may hang or synchronise at the wrong barrier";
+  }
+
+  static const char *scopeNoun(Scope S) {
+    switch (S) {
+    case Scope::Grid:
+      return "grid";
+    case Scope::Block:
+      return "block";
+    case Scope::Warp:
+      return "warp";
+    case Scope::Counted:
+      return "warps";
+    case Scope::Tile:
+      return "tile";
+    default:
+      return "group";
+    }
+  }
+
+  /// For warp barriers with exact masks: the first warp whose active lanes
+  /// differ from the lanes the mask names, described; empty when every warp
+  /// agrees with the mask.
+  std::string laneMismatch(const BarrierSite &Site,
+                           const std::vector<const BarrierEvent *> &Evs,
+                           bool &Extra) {
+    const ThreadGeometry &G = geometry();
+    std::vector<std::pair<unsigned, std::vector<unsigned>>> Bad; // warp, lanes
+    std::vector<unsigned> ActiveLanes;
+    unsigned WarpsReaching = 0;
+    Extra = false;
+    for (const BarrierEvent *Ev : Evs) {
+      std::optional<uint32_t> Mask = Site.Callee ? Ev->WarpMask : Site.Mask;
+      if (!Mask)
+        return {};
+      for (unsigned Wp = 0; Wp < G.warps(); ++Wp) {
+        std::vector<unsigned> Act, Missing, Outside;
+        for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T) {
+          unsigned L = T - G.warpBegin(Wp);
+          bool InMask = L < 32 && (*Mask >> L) & 1;
+          if (Ev->Active[T])
+            Act.push_back(L);
+          if (InMask && !Ev->Active[T])
+            Missing.push_back(L);
+          if (!InMask && Ev->Active[T])
+            Outside.push_back(L);
+        }
+        if (Act.empty())
+          continue;
+        ++WarpsReaching;
+        if (!Outside.empty()) {
+          Extra = true;
+          Bad.push_back({Wp, Outside});
+          ActiveLanes = Act;
+        } else if (!Missing.empty() && !Extra) {
+          Bad.push_back({Wp, Missing});
+          ActiveLanes = Act;
+        }
+      }
+    }
+    if (Bad.empty())
+      return {};
+    bool Same = Bad.size() == WarpsReaching;
+    for (auto &P : Bad)
+      Same = Same && P.second == Bad.front().second;
+    std::string Where =
+        Same && G.warps() > 1
+            ? " of each warp"
+            : " of warp " + std::to_string(Bad.front().first);
+    std::ostringstream OS;
+    if (Extra)
+      OS << "is executed by lanes " << rangeList(Bad.front().second) << Where
+         << ", which its mask does not name";
+    else
+      OS << "is reached only by lanes " << rangeList(ActiveLanes) << Where
+         << "; lanes " << rangeList(Bad.front().second)
+         << ", which its mask names, never arrive";
+    return OS.str();
+  }
+
+  /// For tile barriers with exact masks: the tiles that are only partly
+  /// active, described; empty when every tile is all in or all out.
+  std::string tileMismatch(const BarrierSite &Site,
+                           const std::vector<const BarrierEvent *> &Evs) {
+    unsigned T = Site.TileSize;
+    std::vector<std::vector<unsigned>> Partial;
+    unsigned First = 0, Reaching = 0;
+    for (const BarrierEvent *Ev : Evs)
+      for (unsigned Begin = 0; Begin < Ev->Active.size(); Begin += T) {
+        std::vector<unsigned> Ranks;
+        unsigned End = std::min<unsigned>(Begin + T, Ev->Active.size());
+        for (unsigned I = Begin; I < End; ++I)
+          if (Ev->Active[I])
+            Ranks.push_back(I - Begin);
+        if (Ranks.empty())
+          continue;
+        ++Reaching;
+        if (Ranks.size() == End - Begin)
+          continue;
+        if (Partial.empty())
+          First = Begin;
+        Partial.push_back(std::move(Ranks));
+      }
+    if (Partial.empty())
+      return {};
+    bool Same = Partial.size() == Reaching;
+    for (const auto &P : Partial)
+      Same = Same && P == Partial.front();
+    std::string Size = std::to_string(T);
+    return std::string("is reached only by ") +
+           (Partial.front().size() == 1 ? "thread " : "threads ") +
+           rangeList(Partial.front()) +
+           (Same ? " of each " + Size + "-thread tile"
+                 : " of the " + Size + "-thread tile starting at thread " +
+                       std::to_string(First)) +
+           "; the rest of the tile never arrives";
+  }
+
+  /// Whether the exact per-thread condition of \p Br is the same across each
+  /// aligned group of \p Size threads.
+  static bool uniformWithin(const UniformityValue &V, unsigned Size) {
+    if (!V.PerThread || Size == 0)
+      return false;
+    const LaneValue &L = *V.PerThread;
+    for (unsigned B = 0; B < L.size(); B += Size)
+      if (!L.isUniform(B, std::min(B + Size, L.size())))
+        return false;
+    return true;
+  }
+
+  void check(const FunctionUniformity &FU,
+             const std::vector<const CallExpr *> &Chain,
+             const BarrierSite &Site) {
+    SourceLocation Loc = isa<GCCAsmStmt>(Site.S)
+                             ? cast<GCCAsmStmt>(Site.S)->getAsmLoc()
+                             : Site.S->getBeginLoc();
+    if (Done.Locs.count(Loc))
+      return;
+    auto Deciders = FU.controllingBranches(Site.S, threshold(Site.Sc));
+    if (Site.Sc == Scope::Tile)
+      llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
+        return uniformWithin(FU.conditionValue(*Br), Site.TileSize);
+      });
+    if (Deciders.empty())
+      return;
+    const BranchInfo &Primary = *Deciders.front();
+    // The walker's masks follow branches thread by thread within one pass
+    // over a loop body, but not trip counts nor threads that left the loop
+    // in an earlier iteration: under such branches they say nothing.
+    bool LoopDecider = llvm::any_of(Deciders, [](const BranchInfo *Br) {
+      return Br->IsLoopCondition || Br->LeavesLoop;
+    });
+    const Stmt *Exit = nullptr;
+    Reason Why = reasonFor(Primary, Site, FU, Exit);
+
+    std::vector<const BarrierEvent *> Evs = events(Site, Chain);
+    bool Exact = !Evs.empty() && !LoopDecider &&
+                 llvm::none_of(Evs, [](const BarrierEvent *Ev) {
+                   return Ev->ActiveApprox;
+                 });
+    std::vector<char> Active(geometry().threads(), 0);
+    for (const BarrierEvent *Ev : Evs)
+      for (unsigned T = 0; T < Active.size() && T < Ev->Active.size(); ++T)
+        Active[T] |= Ev->Active[T];
+    unsigned Count = std::count(Active.begin(), Active.end(), 1);
+    // The decision is the uniformity analysis's. A mask in which every
+    // thread (or none) reaches the barrier means the walker did not see the
+    // split (a value that varies only after a loop, say): it then gives no
+    // witness, and no verdict on warp masks either.
+    if (Count == Active.size() || Count == 0)
+      Exact = false;
+
+    std::string Subject =
+        Site.Callee ? "the call to " + callName(cast<CallExpr>(Site.S)) +
+                          " executes " + Site.Name + " but"
+                    : Site.Name;
+    std::ostringstream Msg;
+    bool UsedMask = false;
+    bool Warpish = Site.Sc == Scope::Warp || Site.Sc == Scope::Tile;
+    if (Why == Reason::Loop) {
+      if (Site.Sc == Scope::Warp && !Site.Callee && Site.Mask != 0xffffffffu)
+        return; // A partial mask in a lane-dependent loop: no claim.
+      std::string Cond = text(Primary.Condition, K.Ctx);
+      Msg << Subject << " runs a " << (Warpish ? "lane" : "thread")
+          << "-dependent number of times: the condition "
+          << (Cond.empty() ? std::string("of the loop")
+                           : "'" + Cond + "' of the loop")
+          << " at line " << line(Primary.Construct) << " differs between "
+          << (Warpish ? "lanes" : "threads") << ", "
+          << consequence(Why, Site.Sc);
+    } else if (Site.Sc == Scope::Warp) {
+      if (!Site.Callee && !Site.Mask)
+        return; // A computed mask: no claim.
+      if (Exact) {
+        bool Extra = false;
+        std::string Mismatch = laneMismatch(Site, Evs, Extra);
+        if (Mismatch.empty())
+          return;
+        Msg << Subject << " " << Mismatch
+            << (Extra ? "; that is undefined behaviour"
+                      : ", so the warp may hang");
+        UsedMask = true;
+      } else {
+        if (!Site.Callee && Site.Mask != 0xffffffffu)
+          return; // A partial mask under an unknown condition: no claim.
+        Msg << Subject << " is reached only by "
+            << conditionWitness(Primary, Site, FU, /*Lanes=*/true)
+            << ", but every lane of the warp must reach it, so the warp may "
+               "hang";
+      }
+    } else if (Site.Sc == Scope::Tile) {
+      if (Exact) {
+        std::string Mismatch = tileMismatch(Site, Evs);
+        if (Mismatch.empty())
+          return;
+        Msg << Subject << " " << Mismatch << ", so the tile may hang";
+        UsedMask = true;
+      } else {
+        Msg << Subject << " is reached only by "
+            << conditionWitness(Primary, Site, FU, /*Lanes=*/false)
+            << ", but every thread of the " << Site.TileSize
+            << "-thread tile must reach it, so the tile may hang";
+      }
+    } else {
+      if (Exact && Site.Sc != Scope::Grid) {
+        Msg << Subject << " is reached only by "
+            << describeThreads(Active, geometry()) << " (" << Count << " of "
+            << Active.size() << " threads)";
+        UsedMask = true;
+      } else {
+        Msg << Subject << " is reached only by "
+            << conditionWitness(Primary, Site, FU, /*Lanes=*/false);
+      }
+      Msg << "; the other threads " << skipText(Why) << ", "
+          << consequence(Why, Site.Sc);
+    }
+
+    Finding F;
+    F.Check = CheckKind::DivergentBarrier;
+    F.Loc = Loc;
+    F.Range = Site.S->getSourceRange();
+    F.Message = Msg.str();
+
+    const UniformityValue &CV = FU.conditionValue(Primary);
+    std::string Depends = CV.Source.K == VarianceSource::None
+                              ? std::string("values that differ between threads")
+                              : describeSource(CV.Source, K.Ctx);
+    F.Notes.push_back({Primary.Condition->getBeginLoc(),
+                       "this condition depends on " + Depends + "; " +
+                           fixFor(Why, Site.Sc)});
+    if (Exit && Why != Reason::Inside && Why != Reason::Loop) {
+      const char *What = Why == Reason::Return     ? "return early here"
+                         : Why == Reason::Continue ? "continue here"
+                         : Why == Reason::Break    ? "break out of the loop here"
+                                                   : "jump away here";
+      F.Notes.push_back(
+          {Exit->getBeginLoc(),
+           std::string("the threads that do not reach the barrier ") + What});
+    }
+    for (size_t I = 0; I + 1 < Site.Path.size(); ++I)
+      if (const auto *C = dyn_cast<CallExpr>(Site.Path[I]))
+        F.Notes.push_back({C->getBeginLoc(), "which calls '" + calleeName(C) +
+                                                 "' here"});
+    if (!Site.Path.empty()) {
+      const Stmt *B = Site.Path.back();
+      SourceLocation BL = isa<GCCAsmStmt>(B) ? cast<GCCAsmStmt>(B)->getAsmLoc()
+                                             : B->getBeginLoc();
+      F.Notes.push_back({BL, "the barrier is here"});
+    }
+    if (!Chain.empty())
+      F.Notes.push_back({Chain.front()->getBeginLoc(),
+                         "in the call from kernel '" + K.DisplayName + "'"});
+    if (K.Kernel->isTemplateInstantiation())
+      F.Notes.push_back({K.Kernel->getLocation(),
+                         "in instantiation '" + K.DisplayName + "'"});
+    if (UsedMask) {
+      std::ostringstream Geo;
+      Geo << "analysed for a block of " << geometry().block().str()
+          << " threads (" << K.Trace.GeometrySource << ")";
+      if (K.Trace.GeometryAssumed)
+        Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' "
+               "above the kernel or the BlockDim option";
+      F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    }
+    Done.Locs.insert(Loc);
+    Findings.push_back(std::move(F));
+  }
+
+  unsigned line(const Stmt *S) const {
+    return K.Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+  }
+};
+
+} // namespace
+
+void checkDivergentBarriers(const KernelContext &K, FindingSink &Sink) {
+  DivergentBarrierChecker(K, Sink).run();
+}
+
 } // namespace shmem

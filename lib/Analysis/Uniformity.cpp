@@ -1,0 +1,2077 @@
+//===- Uniformity.cpp - Which values the threads of a block agree on ------===//
+//
+// See Uniformity.h for the lattice and the treatment of control dependence.
+// The code is in three parts:
+//
+//   FunctionSkeleton  what depends on the CFG only: blocks in reverse
+//                     post-order, branches with their regions and joins, the
+//                     variables each block assigns. Built once per function.
+//   FunctionAnalyzer  the fixpoint for one function in one calling context,
+//                     then a final pass that records expression values.
+//   UniformityAnalysis  memoises both, per function and per context.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uniformity.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+
+namespace shmem {
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+StringRef levelName(UniformityLevel L) {
+  switch (L) {
+  case UniformityLevel::GridUniform:
+    return "grid-uniform";
+  case UniformityLevel::BlockUniform:
+    return "block-uniform";
+  case UniformityLevel::WarpUniform:
+    return "warp-uniform";
+  case UniformityLevel::Varying:
+    return "varying";
+  }
+  return "varying";
+}
+
+static std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
+  if (!S)
+    return {};
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
+  R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+  if (R.isInvalid())
+    return {};
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid || Text.empty() || Text.size() > 48 || Text.contains('\n'))
+    return {};
+  return Text.str();
+}
+
+static unsigned lineOf(const Stmt *S, const ASTContext &Ctx) {
+  return Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+}
+
+static std::string calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    if (FD->getDeclName().isIdentifier())
+      return FD->getName().str();
+  return {};
+}
+
+std::string describeSource(const VarianceSource &S, const ASTContext &Ctx) {
+  std::string Text = sourceText(S.S, Ctx);
+  auto Quoted = [&](StringRef Fallback) {
+    return Text.empty() ? Fallback.str() : "'" + Text + "'";
+  };
+  std::string Var = S.Var ? "'" + S.Var->getNameAsString() + "'" : "a value";
+  switch (S.K) {
+  case VarianceSource::None:
+    return "nothing thread-dependent";
+  case VarianceSource::ThreadIndex:
+  case VarianceSource::BlockIndex:
+  case VarianceSource::ThreadRank:
+    return Text.empty() ? "the thread index" : Text;
+  case VarianceSource::Atomic: {
+    std::string Name;
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(S.S))
+      Name = calleeName(Call);
+    return Name.empty() ? "the result of an atomic"
+                        : "the result of '" + Name + "'";
+  }
+  case VarianceSource::VolatileLoad:
+    return "the volatile load " + Quoted("of memory") +
+           ", which threads may see at different times";
+  case VarianceSource::ThreadDependentLoad:
+    return "the value loaded by " + Quoted("a load") +
+           " from a thread-dependent address";
+  case VarianceSource::MemoryLoad:
+    return "the value loaded by " + Quoted("a load") +
+           ", which may differ between blocks";
+  case VarianceSource::BlockCollective:
+    return Quoted("a block-wide reduction") +
+           ", which may differ between blocks";
+  case VarianceSource::WarpCollective:
+    return Quoted("a warp vote") + ", which may differ between warps";
+  case VarianceSource::LaneExchange:
+    return "the shuffle " + Quoted("between lanes");
+  case VarianceSource::Opaque:
+    return Text.empty() ? "a value the analysis cannot see into"
+                        : "'" + Text + "'";
+  case VarianceSource::DivergentAssignment:
+    return Var + ", which is assigned under the thread-dependent branch at "
+                 "line " +
+           std::to_string(S.S ? lineOf(S.S, Ctx) : 0);
+  case VarianceSource::DivergentLoopExit:
+    return Var + ", whose value after the loop at line " +
+           std::to_string(S.S ? lineOf(S.S, Ctx) : 0) +
+           " depends on the iteration each thread left it in";
+  }
+  return "a thread-dependent value";
+}
+
+static bool samePerThread(const std::shared_ptr<const LaneValue> &A,
+                          const std::shared_ptr<const LaneValue> &B) {
+  if (A == B)
+    return true;
+  if (!A || !B)
+    return false;
+  return *A == *B;
+}
+
+UniformityValue UniformityValue::join(const UniformityValue &A,
+                                      const UniformityValue &B) {
+  UniformityValue R = A.Level >= B.Level ? A : B;
+  R.Level = std::max(A.Level, B.Level);
+  if (A.Source.K == VarianceSource::None)
+    R.Source = B.Source;
+  else if (B.Source.K == VarianceSource::None || A.Level >= B.Level)
+    R.Source = A.Source;
+  R.PerThread = samePerThread(A.PerThread, B.PerThread) ? A.PerThread : nullptr;
+  R.PointsToLocal = A.PointsToLocal == B.PointsToLocal ? A.PointsToLocal : nullptr;
+  return R;
+}
+
+bool UniformityValue::sameAs(const UniformityValue &O) const {
+  return Level == O.Level && PointsToLocal == O.PointsToLocal &&
+         samePerThread(PerThread, O.PerThread);
+}
+
+//===----------------------------------------------------------------------===//
+// The skeleton: what depends on the CFG only
+//===----------------------------------------------------------------------===//
+
+struct FunctionSkeleton {
+  const FunctionDecl *F = nullptr;
+  std::unique_ptr<CFG> Cfg;
+  std::unique_ptr<ParentMap> Parents;
+  /// Reachable blocks in reverse post-order, and each block's position.
+  std::vector<const CFGBlock *> RPO;
+  std::vector<unsigned> RPOIndex;
+  llvm::DenseMap<const Stmt *, const CFGBlock *> StmtBlock;
+  std::vector<BranchInfo> Branches;
+  /// By block ID: the branch the block ends in, or -1.
+  std::vector<int> BranchOfBlock;
+  /// By block ID: the branches this block is a join of.
+  std::vector<llvm::SmallVector<unsigned, 2>> JoinOf;
+  /// By block ID: the local variables the block may assign.
+  std::vector<llvm::SmallVector<const VarDecl *, 4>> DefsOfBlock;
+  llvm::BitVector Returns;
+
+  static constexpr unsigned Unreachable = ~0u;
+  bool reachable(const CFGBlock *B) const {
+    return RPOIndex[B->getBlockID()] != Unreachable;
+  }
+};
+
+/// A local variable of the function being analysed that the dataflow
+/// tracks: automatic storage, not shared memory.
+static bool isTrackedLocal(const VarDecl *V, const FunctionDecl *F) {
+  if (!V || !V->hasLocalStorage() || V->hasAttr<CUDASharedAttr>())
+    return false;
+  const DeclContext *DC = V->getParentFunctionOrMethod();
+  return DC == F;
+}
+
+/// The local variable whose storage an lvalue designates (`x`, `a[i]` for a
+/// local array a, `s.f`), syntactically.
+static const VarDecl *baseLocal(const Expr *E, const FunctionDecl *F) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
+      E = ICE->getSubExpr();
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+      if (!Base->getType()->isArrayType())
+        return nullptr; // Through a pointer: memory.
+      E = Base;
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      return isTrackedLocal(V, F) ? V : nullptr;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// The variables a CFG element may assign, syntactically.
+static void collectDefs(const Stmt *S, const FunctionDecl *F,
+                        llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  auto Add = [&](const Expr *LV) {
+    if (const VarDecl *V = baseLocal(LV, F)) {
+      Out.push_back(V);
+      // A reference bound to a local variable writes that variable.
+      if (V->getType()->isReferenceType() && V->getInit())
+        if (const VarDecl *T = baseLocal(V->getInit(), F))
+          Out.push_back(T);
+    }
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      Add(BO->getLHS());
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      Add(UO->getSubExpr());
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        if (isTrackedLocal(V, F))
+          Out.push_back(V);
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Shift = 0;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (isa_and_nonnull<CXXMethodDecl>(Callee) && OC->getNumArgs() > 0) {
+        const auto *MD = cast<CXXMethodDecl>(Callee);
+        if (!MD->isConst())
+          Add(OC->getArg(0));
+        Shift = 1;
+      }
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl())
+        if (!MD->isConst())
+          Add(MC->getImplicitObjectArgument());
+    for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+      const Expr *A = Call->getArg(I)->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(A);
+          U && U->getOpcode() == UO_AddrOf) {
+        Add(U->getSubExpr());
+        continue;
+      }
+      if (A->getType()->isArrayType()) {
+        Add(A); // A local array decays to a pointer the callee may write.
+        continue;
+      }
+      unsigned P = I - Shift;
+      if (Callee && P < Callee->getNumParams()) {
+        QualType T = Callee->getParamDecl(P)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+          Add(Call->getArg(I));
+      }
+    }
+  } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    for (const Expr *O : Asm->outputs())
+      Add(O);
+  }
+}
+
+static bool isLoop(const Stmt *S) {
+  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+/// The statement whose control flow a terminator implements: the if, loop,
+/// switch or ?: around a short-circuit operand; the terminator itself
+/// otherwise.
+static const Stmt *constructOf(const Stmt *T, const ParentMap &PM) {
+  if (isa<AbstractConditionalOperator>(T))
+    return T;
+  const Stmt *Cur = T;
+  while (isa<Expr>(Cur)) {
+    const Stmt *P = PM.getParent(Cur);
+    if (!P)
+      return Cur;
+    auto IsCondOf = [&](const Expr *C) { return C == Cur; };
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return IsCondOf(If->getCond()) ? P : Cur;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return IsCondOf(W->getCond()) ? P : Cur;
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return IsCondOf(D->getCond()) ? P : Cur;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      return IsCondOf(For->getCond()) ? P : Cur;
+    if (const auto *Sw = dyn_cast<SwitchStmt>(P))
+      return IsCondOf(Sw->getCond()) ? P : Cur;
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P))
+      return IsCondOf(CO->getCond()) ? P : Cur;
+    // Climb through the operators a condition is built of.
+    if (isa<ParenExpr, ImplicitCastExpr, ExprWithCleanups, ConstantExpr>(P) ||
+        (isa<UnaryOperator>(P) &&
+         cast<UnaryOperator>(P)->getOpcode() == UO_LNot) ||
+        (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->isLogicalOp())) {
+      Cur = P;
+      continue;
+    }
+    return Cur;
+  }
+  return Cur;
+}
+
+/// What a branch block tests: for the blocks a short-circuit condition is
+/// split into, the operand evaluated last in the block.
+static const Expr *testedCondition(const CFGBlock *B) {
+  const Stmt *T = B->getTerminatorStmt();
+  const Expr *C = nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(T);
+      BO && BO->isLogicalOp())
+    C = BO->getLHS();
+  else
+    C = dyn_cast_or_null<Expr>(B->getTerminatorCondition(/*StripParens=*/false));
+  while (C) {
+    const auto *Inner = dyn_cast<BinaryOperator>(C->IgnoreParens());
+    if (!Inner || !Inner->isLogicalOp())
+      break;
+    C = Inner->getRHS();
+  }
+  return C;
+}
+
+static bool isDescendant(const Stmt *S, const Stmt *Ancestor,
+                         const ParentMap &PM) {
+  for (const Stmt *Cur = S; Cur; Cur = PM.getParent(Cur))
+    if (Cur == Ancestor)
+      return true;
+  return false;
+}
+
+/// In a loop with no exit, post-dominance says nothing useful (the tree
+/// hangs such blocks off virtual roots it picks). The paths from the
+/// branch's successors still meet again before the loop comes round: take
+/// the first block after the branch, in reverse post-order, that every
+/// successor reaches without passing the branch again.
+static const CFGBlock *reconvergenceInInfiniteLoop(const CFGBlock *B,
+                                                   const FunctionSkeleton &S) {
+  unsigned N = S.Cfg->getNumBlockIDs();
+  llvm::BitVector Common(N, true);
+  for (const CFGBlock::AdjacentBlock &A : B->succs()) {
+    const CFGBlock *Succ = A.getReachableBlock();
+    if (!Succ)
+      continue;
+    llvm::BitVector Reach(N);
+    std::vector<const CFGBlock *> Work{Succ};
+    Reach.set(Succ->getBlockID());
+    while (!Work.empty()) {
+      const CFGBlock *X = Work.back();
+      Work.pop_back();
+      for (const CFGBlock::AdjacentBlock &Y : X->succs())
+        if (const CFGBlock *YB = Y.getReachableBlock();
+            YB && YB != B && !Reach.test(YB->getBlockID())) {
+          Reach.set(YB->getBlockID());
+          Work.push_back(YB);
+        }
+    }
+    Common &= Reach;
+  }
+  const CFGBlock *Best = nullptr;
+  unsigned From = S.RPOIndex[B->getBlockID()];
+  for (unsigned ID : Common.set_bits())
+    if (S.RPOIndex[ID] != FunctionSkeleton::Unreachable &&
+        S.RPOIndex[ID] > From &&
+        (!Best || S.RPOIndex[ID] < S.RPOIndex[Best->getBlockID()]))
+      Best = S.RPO[S.RPOIndex[ID]];
+  return Best;
+}
+
+static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
+                                                       ASTContext &Ctx) {
+  Stmt *Body = F->getBody();
+  if (!Body)
+    return nullptr;
+  auto S = std::make_unique<FunctionSkeleton>();
+  S->F = F;
+  CFG::BuildOptions BO;
+  // Every subexpression is its own element, in evaluation order: the
+  // transfer function then never evaluates an operand twice, and the
+  // operands of && and || live in the blocks that evaluate them.
+  BO.setAllAlwaysAdd();
+  S->Cfg = CFG::buildCFG(F, Body, &Ctx, BO);
+  if (!S->Cfg)
+    return nullptr;
+  S->Parents = std::make_unique<ParentMap>(Body);
+  CFG &G = *S->Cfg;
+  unsigned N = G.getNumBlockIDs();
+
+  // Reverse post-order from the entry, iteratively.
+  S->RPOIndex.assign(N, FunctionSkeleton::Unreachable);
+  {
+    std::vector<const CFGBlock *> Post;
+    llvm::BitVector Seen(N);
+    std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+    const CFGBlock *Entry = &G.getEntry();
+    Seen.set(Entry->getBlockID());
+    Stack.push_back({Entry, Entry->succ_begin()});
+    while (!Stack.empty()) {
+      auto &[B, It] = Stack.back();
+      if (It == B->succ_end()) {
+        Post.push_back(B);
+        Stack.pop_back();
+        continue;
+      }
+      const CFGBlock *Succ = It->getReachableBlock();
+      ++It;
+      if (Succ && !Seen.test(Succ->getBlockID())) {
+        Seen.set(Succ->getBlockID());
+        Stack.push_back({Succ, Succ->succ_begin()});
+      }
+    }
+    S->RPO.assign(Post.rbegin(), Post.rend());
+    for (unsigned I = 0; I < S->RPO.size(); ++I)
+      S->RPOIndex[S->RPO[I]->getBlockID()] = I;
+  }
+
+  S->DefsOfBlock.resize(N);
+  S->Returns.resize(N);
+  for (const CFGBlock *B : S->RPO) {
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *St = CS->getStmt();
+      S->StmtBlock.try_emplace(St, B);
+      collectDefs(St, F, S->DefsOfBlock[B->getBlockID()]);
+      if (isa<ReturnStmt>(St))
+        S->Returns.set(B->getBlockID());
+    }
+    if (const Stmt *T = B->getTerminatorStmt())
+      S->StmtBlock.try_emplace(T, B);
+  }
+
+  // Branches, their regions (blocks reachable from a successor before the
+  // immediate post-dominator) and joins.
+  CFGPostDomTree PDT(&G);
+  // Blocks in loops that never exit hang off a virtual root of the tree,
+  // which makes their post-dominators arbitrary: those are handled apart.
+  llvm::BitVector CanReachExit(N);
+  {
+    std::vector<const CFGBlock *> Work{&G.getExit()};
+    CanReachExit.set(G.getExit().getBlockID());
+    while (!Work.empty()) {
+      const CFGBlock *X = Work.back();
+      Work.pop_back();
+      for (const CFGBlock::AdjacentBlock &P : X->preds())
+        if (const CFGBlock *PB = P.getReachableBlock();
+            PB && !CanReachExit.test(PB->getBlockID())) {
+          CanReachExit.set(PB->getBlockID());
+          Work.push_back(PB);
+        }
+    }
+  }
+  S->BranchOfBlock.assign(N, -1);
+  S->JoinOf.resize(N);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const CFGBlock *B : S->RPO) {
+    llvm::SmallVector<const CFGBlock *, 4> Succs;
+    unsigned Distinct = 0;
+    {
+      llvm::SmallPtrSet<const CFGBlock *, 4> Set;
+      for (const CFGBlock::AdjacentBlock &A : B->succs()) {
+        const CFGBlock *SB = A.getReachableBlock();
+        Succs.push_back(SB);
+        if (SB && Set.insert(SB).second)
+          ++Distinct;
+      }
+    }
+    const Stmt *T = B->getTerminatorStmt();
+    // Static-initialisation guards and try blocks are not thread-dependent
+    // choices.
+    if (Distinct < 2 || !T || isa<DeclStmt, CXXTryStmt, GCCAsmStmt>(T))
+      continue;
+    const Expr *Cond = testedCondition(B);
+    if (!Cond)
+      continue;
+
+    BranchInfo BI;
+    BI.Block = B;
+    BI.Condition = Cond;
+    BI.Construct = constructOf(T, *S->Parents);
+    BI.IsLoopCondition = isLoop(BI.Construct);
+
+    const CFGBlock *IPDom = nullptr;
+    if (CanReachExit.test(B->getBlockID())) {
+      if (auto *Node = PDT.getBase().getNode(const_cast<CFGBlock *>(B)))
+        if (auto *IDom = Node->getIDom())
+          IPDom = IDom->getBlock();
+    } else {
+      IPDom = reconvergenceInInfiniteLoop(B, *S);
+    }
+
+    BI.Region.resize(N);
+    for (const CFGBlock *Succ : Succs) {
+      llvm::BitVector Reach(N);
+      if (Succ && Succ != IPDom) {
+        std::vector<const CFGBlock *> Work{Succ};
+        Reach.set(Succ->getBlockID());
+        while (!Work.empty()) {
+          const CFGBlock *X = Work.back();
+          Work.pop_back();
+          for (const CFGBlock::AdjacentBlock &A : X->succs()) {
+            const CFGBlock *Y = A.getReachableBlock();
+            if (!Y || Y == IPDom || Reach.test(Y->getBlockID()))
+              continue;
+            Reach.set(Y->getBlockID());
+            Work.push_back(Y);
+          }
+        }
+      }
+      BI.Region |= Reach;
+      BI.ReachableFrom.push_back(std::move(Reach));
+    }
+    BI.LeavesLoop = BI.Region.test(B->getBlockID());
+    if (BI.LeavesLoop)
+      for (const Stmt *P = BI.Construct; P && !BI.Loop;
+           P = S->Parents->getParent(P))
+        if (isLoop(P))
+          BI.Loop = P;
+
+    // Joins: label every block of the region (and the post-dominator) with
+    // the successor its paths come from; a block reached with two labels
+    // is a join and labels its own successors afresh. Labels only grow
+    // more specific, so a few sweeps in reverse post-order converge.
+    std::vector<int> Label(N, -1);
+    llvm::BitVector IsJoin(N);
+    auto InScope = [&](const CFGBlock *X) {
+      return X && X != B &&
+             (BI.Region.test(X->getBlockID()) || X == IPDom);
+    };
+    for (unsigned Sweep = 0, Changed = 1; Changed && Sweep < N + 2; ++Sweep) {
+      Changed = 0;
+      for (const CFGBlock *X : S->RPO) {
+        if (!InScope(X))
+          continue;
+        llvm::SmallSet<int, 4> In;
+        for (const CFGBlock::AdjacentBlock &A : X->preds()) {
+          const CFGBlock *P = A.getReachableBlock();
+          if (!P)
+            continue;
+          if (P == B)
+            In.insert(int(X->getBlockID()));
+          else if (BI.Region.test(P->getBlockID()) && Label[P->getBlockID()] >= 0)
+            In.insert(Label[P->getBlockID()]);
+        }
+        if (In.empty())
+          continue;
+        unsigned ID = X->getBlockID();
+        if (In.size() > 1 && !IsJoin.test(ID)) {
+          IsJoin.set(ID);
+          Changed = 1;
+        }
+        int New = IsJoin.test(ID) ? int(ID) : *In.begin();
+        if (Label[ID] != New) {
+          Label[ID] = New;
+          Changed = 1;
+        }
+      }
+    }
+    // Threads that leave a loop at different iterations disagree on what
+    // the loop assigned, wherever they leave to.
+    if (BI.LeavesLoop && IPDom)
+      IsJoin.set(IPDom->getBlockID());
+    for (const CFGBlock *X : S->RPO)
+      if (IsJoin.test(X->getBlockID()))
+        BI.Joins.push_back(X);
+
+    llvm::SmallPtrSet<const VarDecl *, 8> Defs;
+    for (unsigned ID : BI.Region.set_bits()) {
+      for (const VarDecl *V : S->DefsOfBlock[ID])
+        if (Defs.insert(V).second)
+          BI.Defs.push_back(V);
+      if (S->Returns.test(ID))
+        BI.ReturnsInRegion = true;
+    }
+
+    // Early exits out of the construct, for messages.
+    for (const CFGBlock *X : S->RPO) {
+      if (!BI.Region.test(X->getBlockID()))
+        continue;
+      auto Consider = [&](const Stmt *J) {
+        if (J && J != BI.Construct && isDescendant(J, BI.Construct, *S->Parents))
+          BI.Exits.push_back(J);
+      };
+      const Stmt *XT = X->getTerminatorStmt();
+      if (isa_and_nonnull<BreakStmt, ContinueStmt, GotoStmt>(XT))
+        Consider(XT);
+      for (const CFGElement &E : *X)
+        if (auto CS = E.getAs<CFGStmt>())
+          if (isa<ReturnStmt>(CS->getStmt()))
+            Consider(CS->getStmt());
+    }
+    llvm::sort(BI.Exits, [&](const Stmt *A, const Stmt *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+
+    S->BranchOfBlock[B->getBlockID()] = int(S->Branches.size());
+    for (const CFGBlock *J : BI.Joins)
+      S->JoinOf[J->getBlockID()].push_back(S->Branches.size());
+    S->Branches.push_back(std::move(BI));
+  }
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// The fixpoint
+//===----------------------------------------------------------------------===//
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(UniformityAnalysis &UA, const FunctionSkeleton &Sk,
+                   FunctionUniformity &R, llvm::ArrayRef<ArgumentContext> Args,
+                   const UniformityValue &This, unsigned Depth)
+      : UA(UA), Ctx(UA.Ctx), G(UA.Geometry), Sk(Sk), R(R), F(Sk.F),
+        Args(Args), This(This), Depth(Depth) {}
+
+  void run();
+
+private:
+  /// The state at a program point: a value per tracked local variable.
+  struct State {
+    bool Reached = false;
+    llvm::DenseMap<const VarDecl *, UniformityValue> Vars;
+    UniformityValue Ret;
+
+    bool sameAs(const State &O) const {
+      if (Reached != O.Reached || Vars.size() != O.Vars.size() ||
+          !Ret.sameAs(O.Ret))
+        return false;
+      for (const auto &KV : Vars) {
+        auto It = O.Vars.find(KV.first);
+        if (It == O.Vars.end() || !It->second.sameAs(KV.second))
+          return false;
+      }
+      return true;
+    }
+
+    void joinWith(const State &O) {
+      if (!O.Reached)
+        return;
+      if (!Reached) {
+        *this = O;
+        return;
+      }
+      for (const auto &KV : O.Vars) {
+        auto [It, New] = Vars.try_emplace(KV.first, KV.second);
+        if (!New)
+          It->second = UniformityValue::join(It->second, KV.second);
+      }
+      Ret = UniformityValue::join(Ret, O.Ret);
+    }
+  };
+
+  /// Where an lvalue lives.
+  struct Location {
+    enum Kind { Local, Memory, Temporary, Captured } K = Memory;
+    /// For Local: the variable.
+    const VarDecl *Var = nullptr;
+    /// For Local: the whole variable (a store replaces its value) rather than
+    /// an element or field of it.
+    bool Whole = false;
+    /// For Memory: the address; for part of a Local: the index.
+    UniformityValue Address;
+    /// For Memory: read-only for the whole launch (__constant__, const
+    /// globals), so loads from a uniform address are grid-uniform.
+    bool ReadOnly = false;
+    /// For Temporary: the expression whose value the temporary holds.
+    const Expr *Init = nullptr;
+  };
+
+  UniformityAnalysis &UA;
+  ASTContext &Ctx;
+  const ThreadGeometry *G;
+  const FunctionSkeleton &Sk;
+  FunctionUniformity &R;
+  const FunctionDecl *F;
+  llvm::ArrayRef<ArgumentContext> Args;
+  UniformityValue This;
+  unsigned Depth;
+
+  State Cur;
+  std::vector<State> Out;
+  /// Parameters that stand for a caller's local variable (by reference).
+  llvm::SmallPtrSet<const VarDecl *, 4> StorageParams;
+  /// References bound to a whole local variable: the variable.
+  llvm::DenseMap<const VarDecl *, const VarDecl *> RefAlias;
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> ConstantCache;
+  std::map<int64_t, std::shared_ptr<const LaneValue>> Constants;
+
+  //===--------------------------------------------------------------------===//
+  // Small helpers
+  //===--------------------------------------------------------------------===//
+
+  using Level = UniformityLevel;
+
+  UniformityValue uniform(Level L = Level::GridUniform) {
+    return UniformityValue::uniform(L);
+  }
+
+  std::shared_ptr<const LaneValue> constantVector(int64_t C) {
+    if (!G)
+      return nullptr;
+    auto &Slot = Constants[C];
+    if (!Slot)
+      Slot = std::make_shared<const LaneValue>(
+          LaneValue::constant(G->threads(), C));
+    return Slot;
+  }
+
+  UniformityValue constant(int64_t C) {
+    UniformityValue V;
+    V.PerThread = constantVector(C);
+    return V;
+  }
+
+  /// A value known in every thread: its level follows from the values.
+  UniformityValue exact(LaneValue L, VarianceSource Src) {
+    UniformityValue V;
+    if (!G || !L.isConcrete() || L.size() != G->threads()) {
+      V.Level = Level::Varying;
+      V.Source = Src;
+      return V;
+    }
+    V.Level = UA.levelOf(L);
+    if (V.Level != Level::GridUniform)
+      V.Source = Src;
+    V.PerThread = std::make_shared<const LaneValue>(std::move(L));
+    return V;
+  }
+
+  std::optional<int64_t> constantInt(const Expr *E) {
+    auto [It, New] = ConstantCache.try_emplace(E);
+    if (!New)
+      return It->second;
+    if (E->isValueDependent() || E->isTypeDependent() || !E->isPRValue())
+      return std::nullopt;
+    QualType T = E->getType();
+    if (!T->isIntegralOrEnumerationType() || Ctx.getTypeSize(T) > 64)
+      return std::nullopt;
+    if (isa<CallExpr>(E) || E->HasSideEffects(Ctx))
+      return std::nullopt;
+    Expr::EvalResult Res;
+    if (!E->EvaluateAsInt(Res, Ctx, Expr::SE_NoSideEffects))
+      return std::nullopt;
+    llvm::APSInt I = Res.Val.getInt();
+    int64_t C = I.isSigned() ? I.getSExtValue() : int64_t(I.getZExtValue());
+    ConstantCache[E] = C;
+    return C;
+  }
+
+  /// \p V converted to type \p T: per-thread values wrap or become 0/1.
+  UniformityValue convert(UniformityValue V, QualType T) {
+    if (!V.PerThread)
+      return V;
+    T = T.getCanonicalType();
+    if (T->isBooleanType())
+      return withPerThread(
+          V, LaneValue::apply(LaneValue::Op::NE, *V.PerThread,
+                              *constantVector(0)));
+    if (!T->isIntegralOrEnumerationType() || Ctx.getTypeSize(T) > 64) {
+      V.PerThread = nullptr;
+      return V;
+    }
+    return withPerThread(V, V.PerThread->truncate(
+                                unsigned(Ctx.getTypeSize(T)),
+                                T->isSignedIntegerOrEnumerationType()));
+  }
+
+  /// \p V with a new per-thread value (or none when \p L is not concrete);
+  /// the level follows the values when they are known.
+  UniformityValue withPerThread(UniformityValue V, LaneValue L) {
+    if (!G || !L.isConcrete()) {
+      V.PerThread = nullptr;
+      return V;
+    }
+    V.Level = UA.levelOf(L);
+    if (V.Level == Level::GridUniform)
+      V.Source = VarianceSource();
+    V.PerThread = std::make_shared<const LaneValue>(std::move(L));
+    return V;
+  }
+
+  UniformityValue stateValue(const VarDecl *V) {
+    auto It = Cur.Vars.find(V);
+    return It == Cur.Vars.end() ? uniform() : It->second;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Locations: reads and writes
+  //===--------------------------------------------------------------------===//
+
+  Location deref(const UniformityValue &P) {
+    Location L;
+    if (P.PointsToLocal) {
+      L.K = Location::Local;
+      L.Var = P.PointsToLocal;
+      L.Whole = false;
+    }
+    L.Address = P;
+    L.Address.PointsToLocal = nullptr;
+    L.Address.PerThread = nullptr;
+    return L;
+  }
+
+  static bool isReadOnlyGlobal(const VarDecl *V) {
+    return V->hasAttr<CUDAConstantAttr>() || V->getType().isConstQualified();
+  }
+
+  Location location(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
+      switch (ICE->getCastKind()) {
+      case CK_NoOp:
+      case CK_LValueBitCast:
+      case CK_DerivedToBase:
+      case CK_UncheckedDerivedToBase:
+        return location(ICE->getSubExpr());
+      default:
+        break;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      Location L;
+      if (!V)
+        return L;
+      if (auto It = RefAlias.find(V); It != RefAlias.end()) {
+        L.K = Location::Local;
+        L.Var = It->second;
+        L.Whole = true;
+        return L;
+      }
+      if (isTrackedLocal(V, F)) {
+        if (V->getType()->isReferenceType() && !StorageParams.count(V))
+          return deref(stateValue(V));
+        L.K = Location::Local;
+        L.Var = V;
+        L.Whole = true;
+        return L;
+      }
+      if (V->hasLocalStorage() && !V->hasAttr<CUDASharedAttr>()) {
+        // A variable of an enclosing function, captured by a lambda.
+        L.K = Location::Captured;
+        return L;
+      }
+      L.ReadOnly = isReadOnlyGlobal(V);
+      return L;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      UniformityValue P = get(ASE->getBase());
+      UniformityValue I = get(ASE->getIdx());
+      const VarDecl *Local = P.PointsToLocal;
+      UniformityValue Addr = UniformityValue::join(P, I);
+      Addr.PointsToLocal = Local;
+      Location L = deref(Addr);
+      // An element of a __constant__ or const global array.
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          L.ReadOnly = !V->hasLocalStorage() && isReadOnlyGlobal(V);
+      return L;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(ME->getMemberDecl())) {
+        Location L; // A static data member.
+        L.ReadOnly = isReadOnlyGlobal(V);
+        return L;
+      }
+      if (ME->isArrow())
+        return deref(get(ME->getBase()));
+      Location L = location(ME->getBase());
+      L.Whole = false;
+      return L;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Deref)
+        return deref(get(UO->getSubExpr()));
+    }
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      Location L;
+      L.K = Location::Temporary;
+      L.Init = MTE->getSubExpr();
+      return L;
+    }
+    if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E)) {
+      Location L;
+      L.K = Location::Temporary;
+      L.Init = CL->getInitializer();
+      return L;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Comma)
+        return location(BO->getRHS());
+      if (BO->isAssignmentOp())
+        return location(BO->getLHS());
+    }
+    // Calls returning references and anything else: memory whose address
+    // is as uniform as the expression.
+    Location L;
+    L.Address = get(E);
+    L.Address.PerThread = nullptr;
+    L.Address.PointsToLocal = nullptr;
+    return L;
+  }
+
+  UniformityValue read(const Location &L, const Expr *LV) {
+    switch (L.K) {
+    case Location::Temporary:
+      return get(L.Init);
+    case Location::Captured:
+      return This;
+    case Location::Local: {
+      UniformityValue V = stateValue(L.Var);
+      if (L.Whole)
+        return V;
+      V = UniformityValue::join(V, L.Address);
+      V.PerThread = nullptr;
+      V.PointsToLocal = nullptr;
+      return V;
+    }
+    case Location::Memory:
+      break;
+    }
+    if (LV->getType().isVolatileQualified())
+      return UniformityValue::varying(Level::Varying,
+                                      VarianceSource::VolatileLoad, LV);
+    UniformityValue V = uniform(L.ReadOnly ? Level::GridUniform
+                                           : Level::BlockUniform);
+    if (!L.ReadOnly)
+      V.Source = {VarianceSource::MemoryLoad, LV, nullptr};
+    if (L.Address.Level > V.Level) {
+      V.Level = L.Address.Level;
+      V.Source = {VarianceSource::ThreadDependentLoad, LV, nullptr};
+    }
+    return V;
+  }
+
+  void write(const Location &L, UniformityValue V) {
+    switch (L.K) {
+    case Location::Temporary:
+    case Location::Captured:
+      return;
+    case Location::Local:
+      if (L.Whole) {
+        Cur.Vars[L.Var] = std::move(V);
+      } else {
+        UniformityValue Old = stateValue(L.Var);
+        UniformityValue New =
+            UniformityValue::join(Old, UniformityValue::join(V, L.Address));
+        New.PerThread = nullptr;
+        New.PointsToLocal = Old.PointsToLocal;
+        Cur.Vars[L.Var] = std::move(New);
+      }
+      return;
+    case Location::Memory:
+      R.Stored = UniformityValue::join(R.Stored, V);
+      R.Stored.PerThread = nullptr;
+      R.Stored.PointsToLocal = nullptr;
+      return;
+    }
+  }
+
+  /// A store that may or may not happen (through a pointer an unknown
+  /// callee received): the variable keeps its old value or gets \p V.
+  void mayWrite(const Expr *LV, const UniformityValue &V) {
+    Location L = location(LV);
+    if (L.K == Location::Local && L.Whole)
+      L.Whole = false;
+    write(L, V);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  /// The value of a subexpression: recorded when the CFG listed it,
+  /// computed (without side effects) when it did not.
+  UniformityValue get(const Expr *E) {
+    if (!E)
+      return uniform();
+    auto It = R.Values.find(E);
+    if (It != R.Values.end())
+      return It->second;
+    return compute(E, /*Effects=*/false);
+  }
+
+  UniformityValue joinChildren(const Stmt *S) {
+    UniformityValue V;
+    for (const Stmt *C : S->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(C))
+        V = UniformityValue::join(V, get(CE));
+    V.PerThread = nullptr;
+    V.PointsToLocal = nullptr;
+    return V;
+  }
+
+  UniformityValue compute(const Expr *E, bool Effects) {
+    if (auto C = constantInt(E))
+      return constant(*C);
+
+    if (const auto *PE = dyn_cast<ParenExpr>(E))
+      return get(PE->getSubExpr());
+    if (const auto *CE = dyn_cast<CastExpr>(E))
+      return castValue(CE);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return declRef(DRE);
+    if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+      if (auto V = builtinProperty(PO))
+        return *V;
+      return get(PO->getResultExpr());
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return unary(UO, Effects);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return binary(BO, Effects);
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      UniformityValue C = get(CO->getCond());
+      UniformityValue T = get(CO->getTrueExpr());
+      UniformityValue Fv = get(CO->getFalseExpr());
+      UniformityValue V = UniformityValue::join(C, UniformityValue::join(T, Fv));
+      V.PointsToLocal = T.PointsToLocal == Fv.PointsToLocal ? T.PointsToLocal
+                                                            : nullptr;
+      if (C.PerThread && T.PerThread && Fv.PerThread)
+        return withPerThread(
+            V, LaneValue::select(*C.PerThread, *T.PerThread, *Fv.PerThread));
+      V.PerThread = nullptr;
+      return V;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return call(Call, Effects);
+    if (isa<ArraySubscriptExpr>(E))
+      return read(location(E), E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXMethodDecl>(ME->getMemberDecl()))
+        return get(ME->getBase()); // The callee of a member call.
+      if (!ME->isGLValue())
+        return get(ME->getBase()); // A field of an rvalue aggregate.
+      return read(location(E), E);
+    }
+    if (isa<CXXThisExpr>(E))
+      return This;
+    if (const auto *L = dyn_cast<LambdaExpr>(E)) {
+      UniformityValue V;
+      for (const Expr *Init : L->capture_inits())
+        if (Init)
+          V = UniformityValue::join(V, get(Init));
+      V.PerThread = nullptr;
+      V.PointsToLocal = nullptr;
+      return V;
+    }
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      return get(MTE->getSubExpr());
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      return get(FE->getSubExpr());
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      return get(BT->getSubExpr());
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+      return get(DA->getExpr());
+    if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
+      return get(DI->getExpr());
+    if (const auto *ST = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+      return get(ST->getReplacement());
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+      return get(OV->getSourceExpr());
+    if (const auto *SE = dyn_cast<StmtExpr>(E)) {
+      const CompoundStmt *CS = SE->getSubStmt();
+      if (!CS->body_empty())
+        if (const auto *Last = dyn_cast<Expr>(CS->body_back()))
+          return get(Last);
+      return uniform();
+    }
+    if (isa<CompoundLiteralExpr>(E))
+      return read(location(E), E);
+    // Literals, constructions, initializer lists and anything else: as
+    // uniform as their operands.
+    return joinChildren(E);
+  }
+
+  UniformityValue castValue(const CastExpr *CE) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue:
+      return get(Sub);
+    case CK_ArrayToPointerDecay: {
+      // The address of an array: as uniform as the index that selected it
+      // (a row of a 2-D array), pointing into it when it is a local.
+      Location L = location(Sub);
+      if (L.K == Location::Temporary || L.K == Location::Captured)
+        return uniform();
+      UniformityValue P = L.Address;
+      P.PerThread = nullptr;
+      P.PointsToLocal = L.K == Location::Local ? L.Var : nullptr;
+      return P;
+    }
+    case CK_FunctionToPointerDecay:
+    case CK_BuiltinFnToFnPtr:
+    case CK_NullToPointer:
+      return uniform();
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_BooleanToSignedIntegral:
+    case CK_NoOp:
+      return convert(get(Sub), CE->getType());
+    default: {
+      UniformityValue V = get(Sub);
+      if (!CE->getType()->isPointerType())
+        V.PointsToLocal = nullptr;
+      return convert(V, CE->getType());
+    }
+    }
+  }
+
+  /// threadIdx.x and friends as clang's CUDA headers spell them: a property
+  /// of a builtin struct (the getter is __fetch_builtin_x()).
+  std::optional<UniformityValue> builtinVar(StringRef Var, StringRef Field,
+                                            const Expr *At) {
+    unsigned Axis = llvm::StringSwitch<unsigned>(Field)
+                        .Case("x", 0)
+                        .Case("y", 1)
+                        .Case("z", 2)
+                        .Default(3);
+    if (Axis == 3)
+      return std::nullopt;
+    if (Var == "threadIdx") {
+      VarianceSource Src{VarianceSource::ThreadIndex, At, nullptr};
+      if (G)
+        return exact(G->threadIdx(Axis), Src);
+      return UniformityValue::varying(Level::Varying, Src.K, At);
+    }
+    if (Var == "blockDim") {
+      if (G)
+        return exact(G->blockDim(Axis), {});
+      return uniform();
+    }
+    if (Var == "blockIdx")
+      return UniformityValue::varying(Level::BlockUniform,
+                                      VarianceSource::BlockIndex, At);
+    if (Var == "gridDim")
+      return uniform();
+    return std::nullopt;
+  }
+
+  std::optional<UniformityValue> builtinProperty(const PseudoObjectExpr *PO) {
+    const auto *MP = dyn_cast<MSPropertyRefExpr>(
+        PO->getSyntacticForm()->IgnoreParens());
+    if (!MP)
+      return std::nullopt;
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts());
+    if (!Base)
+      return std::nullopt;
+    return builtinVar(Base->getDecl()->getName(),
+                      MP->getPropertyDecl()->getName(), PO);
+  }
+
+  UniformityValue declRef(const DeclRefExpr *DRE) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return uniform(); // Functions, enumerators (folded above).
+    if (V->getName() == "warpSize" && !V->isLocalVarDeclOrParm())
+      return constant(G ? G->warpSize() : 32);
+    // The builtin structs as a whole (`uint3 t = threadIdx;`).
+    if (!V->isLocalVarDeclOrParm() && V->getType()->isRecordType()) {
+      StringRef N = V->getName();
+      if (N == "threadIdx")
+        return UniformityValue::varying(Level::Varying,
+                                        VarianceSource::ThreadIndex, DRE);
+      if (N == "blockIdx")
+        return UniformityValue::varying(Level::BlockUniform,
+                                        VarianceSource::BlockIndex, DRE);
+      if (N == "blockDim" || N == "gridDim")
+        return uniform();
+    }
+    return read(location(DRE), DRE);
+  }
+
+  UniformityValue unary(const UnaryOperator *UO, bool Effects) {
+    const Expr *Sub = UO->getSubExpr();
+    switch (UO->getOpcode()) {
+    case UO_AddrOf: {
+      Location L = location(Sub);
+      if (L.K == Location::Local) {
+        UniformityValue P = L.Whole ? uniform() : L.Address;
+        P.PerThread = nullptr;
+        P.PointsToLocal = L.Var;
+        return P;
+      }
+      if (L.K == Location::Memory)
+        return L.Address;
+      return uniform();
+    }
+    case UO_Deref:
+      return read(location(UO), UO);
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      UniformityValue Old = get(Sub);
+      UniformityValue New = Old;
+      if (Old.PerThread && UO->getType()->isIntegralOrEnumerationType())
+        New = convert(withPerThread(Old, *Old.PerThread +
+                                             *constantVector(UO->isIncrementOp()
+                                                                 ? 1
+                                                                 : -1)),
+                      Sub->getType());
+      else
+        New.PerThread = nullptr;
+      if (Effects)
+        write(location(Sub), New);
+      return UO->isPrefix() ? New : Old;
+    }
+    case UO_Minus: {
+      UniformityValue V = get(Sub);
+      if (V.PerThread)
+        return convert(withPerThread(V, -*V.PerThread), UO->getType());
+      return V;
+    }
+    case UO_Not: {
+      UniformityValue V = get(Sub);
+      if (V.PerThread)
+        return convert(withPerThread(V, V.PerThread->bitNot()), UO->getType());
+      return V;
+    }
+    case UO_LNot: {
+      UniformityValue V = get(Sub);
+      if (V.PerThread)
+        return withPerThread(V, V.PerThread->logicalNot());
+      V.PointsToLocal = nullptr;
+      return V;
+    }
+    default:
+      return get(Sub);
+    }
+  }
+
+  static std::optional<LaneValue::Op> laneOp(BinaryOperatorKind K) {
+    switch (K) {
+    case BO_Div: case BO_DivAssign: return LaneValue::Op::Div;
+    case BO_Rem: case BO_RemAssign: return LaneValue::Op::Rem;
+    case BO_Shl: case BO_ShlAssign: return LaneValue::Op::Shl;
+    case BO_Shr: case BO_ShrAssign: return LaneValue::Op::Shr;
+    case BO_And: case BO_AndAssign: return LaneValue::Op::And;
+    case BO_Or: case BO_OrAssign: return LaneValue::Op::Or;
+    case BO_Xor: case BO_XorAssign: return LaneValue::Op::Xor;
+    case BO_LT: return LaneValue::Op::LT;
+    case BO_LE: return LaneValue::Op::LE;
+    case BO_GT: return LaneValue::Op::GT;
+    case BO_GE: return LaneValue::Op::GE;
+    case BO_EQ: return LaneValue::Op::EQ;
+    case BO_NE: return LaneValue::Op::NE;
+    case BO_LAnd: return LaneValue::Op::LAnd;
+    case BO_LOr: return LaneValue::Op::LOr;
+    default: return std::nullopt;
+    }
+  }
+
+  /// L op R, exactly per thread when both sides are known per thread.
+  UniformityValue arith(BinaryOperatorKind K, const UniformityValue &L,
+                        const UniformityValue &Rv, QualType OperandTy,
+                        QualType ResultTy) {
+    UniformityValue V = UniformityValue::join(L, Rv);
+    // Pointer arithmetic keeps pointing into the same local variable.
+    V.PointsToLocal = L.PointsToLocal ? L.PointsToLocal : Rv.PointsToLocal;
+    if (!L.PerThread || !Rv.PerThread ||
+        !ResultTy->isIntegralOrEnumerationType() ||
+        !OperandTy->isIntegralOrEnumerationType()) {
+      V.PerThread = nullptr;
+      return V;
+    }
+    V.PointsToLocal = nullptr;
+    LaneValue Out;
+    switch (K) {
+    case BO_Add: case BO_AddAssign: Out = *L.PerThread + *Rv.PerThread; break;
+    case BO_Sub: case BO_SubAssign: Out = *L.PerThread - *Rv.PerThread; break;
+    case BO_Mul: case BO_MulAssign: Out = *L.PerThread * *Rv.PerThread; break;
+    default: {
+      auto Op = laneOp(K);
+      if (!Op) {
+        V.PerThread = nullptr;
+        return V;
+      }
+      Out = LaneValue::apply(*Op, *L.PerThread, *Rv.PerThread,
+                             OperandTy->isUnsignedIntegerOrEnumerationType());
+      break;
+    }
+    }
+    return convert(withPerThread(V, std::move(Out)), ResultTy);
+  }
+
+  UniformityValue binary(const BinaryOperator *BO, bool Effects) {
+    BinaryOperatorKind K = BO->getOpcode();
+    const Expr *LHS = BO->getLHS(), *RHS = BO->getRHS();
+    if (K == BO_Comma)
+      return get(RHS);
+    if (K == BO_Assign) {
+      UniformityValue V = convert(get(RHS), LHS->getType());
+      if (Effects)
+        write(location(LHS), V);
+      return V;
+    }
+    if (BO->isCompoundAssignmentOp()) {
+      const auto *CAO = cast<CompoundAssignOperator>(BO);
+      UniformityValue V =
+          arith(K, convert(get(LHS), CAO->getComputationLHSType()),
+                convert(get(RHS), CAO->getComputationLHSType()),
+                CAO->getComputationLHSType(), CAO->getComputationResultType());
+      V = convert(V, LHS->getType());
+      if (Effects)
+        write(location(LHS), V);
+      return V;
+    }
+    return arith(K, get(LHS), get(RHS), LHS->getType(), BO->getType());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Calls
+  //===--------------------------------------------------------------------===//
+
+  /// The mask argument of a *_sync primitive names the whole warp.
+  bool fullMask(const Expr *Mask) {
+    if (!Mask)
+      return true;
+    if (auto C = constantInt(Mask->IgnoreParenImpCasts()))
+      return uint32_t(*C) == 0xffffffffu;
+    if (auto C = constantInt(Mask))
+      return uint32_t(*C) == 0xffffffffu;
+    return false;
+  }
+
+  /// The template size of a thread_block_tile<N>, or 0.
+  static unsigned tileSize(const CXXRecordDecl *RD) {
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+      if (Spec->getTemplateArgs().size() > 0 &&
+          Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+        return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+    return 0;
+  }
+
+  /// Cooperative groups' queries, by class and method name.
+  std::optional<UniformityValue> cooperativeGroups(const CallExpr *Call) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    if (!MC)
+      return std::nullopt;
+    const CXXRecordDecl *RD = MC->getRecordDecl();
+    if (!RD || !RD->getDeclName().isIdentifier())
+      return std::nullopt;
+    StringRef Rec = RD->getName();
+    std::string M = calleeName(Call);
+    VarianceSource Rank{VarianceSource::ThreadRank, Call, nullptr};
+    if (Rec == "thread_block" || Rec == "thread_group") {
+      if (M == "thread_rank") {
+        if (G && Rec == "thread_block")
+          return exact(G->linearId(), Rank);
+        return UniformityValue::varying(Level::Varying, Rank.K, Call);
+      }
+      if (M == "size" || M == "num_threads")
+        return G && Rec == "thread_block" ? constant(G->threads()) : uniform();
+      if (M == "group_index")
+        return UniformityValue::varying(Level::BlockUniform,
+                                        VarianceSource::BlockIndex, Call);
+      if (M == "thread_index")
+        return UniformityValue::varying(Level::Varying,
+                                        VarianceSource::ThreadIndex, Call);
+      if (M == "group_dim" || M == "dim_threads")
+        return uniform();
+      return std::nullopt;
+    }
+    if (Rec == "grid_group") {
+      if (M == "thread_rank" || M == "thread_index")
+        return UniformityValue::varying(Level::Varying, Rank.K, Call);
+      if (M == "block_rank" || M == "block_index")
+        return UniformityValue::varying(Level::BlockUniform,
+                                        VarianceSource::BlockIndex, Call);
+      if (M == "size" || M == "num_threads" || M == "num_blocks" ||
+          M == "is_valid" || M == "dim_blocks")
+        return uniform();
+      return std::nullopt;
+    }
+    if (Rec == "coalesced_group") {
+      if (M == "thread_rank" || M == "size" || M == "num_threads")
+        return UniformityValue::varying(Level::Varying, Rank.K, Call);
+      return std::nullopt;
+    }
+    if (Rec != "thread_block_tile")
+      return std::nullopt;
+    unsigned Size = tileSize(RD);
+    unsigned Warp = G ? G->warpSize() : 32;
+    if (M == "thread_rank") {
+      if (G && Size)
+        return exact(LaneValue::apply(LaneValue::Op::Rem, G->linearId(),
+                                      *constantVector(Size)),
+                     Rank);
+      return UniformityValue::varying(Level::Varying, Rank.K, Call);
+    }
+    if (M == "meta_group_rank") {
+      if (G && Size)
+        return exact(LaneValue::apply(LaneValue::Op::Div, G->linearId(),
+                                      *constantVector(Size)),
+                     Rank);
+      return UniformityValue::varying(Level::Varying, Rank.K, Call);
+    }
+    if (M == "size" || M == "num_threads")
+      return Size ? constant(Size) : uniform();
+    if (M == "meta_group_size")
+      return uniform();
+    auto ArgValue = [&](unsigned I) {
+      return I < Call->getNumArgs() ? get(Call->getArg(I)) : uniform();
+    };
+    if (M == "any" || M == "all" || M == "ballot" || M == "match_all") {
+      // Uniform over the tile; the lattice has no level between a lane and
+      // a warp, so tiles smaller than a warp count as varying.
+      if (Size >= Warp)
+        return UniformityValue::varying(Level::WarpUniform,
+                                        VarianceSource::WarpCollective, Call);
+      return UniformityValue::varying(Level::Varying,
+                                      VarianceSource::WarpCollective, Call);
+    }
+    if (M == "shfl" || M == "shfl_down" || M == "shfl_up" || M == "shfl_xor") {
+      UniformityValue V = ArgValue(0);
+      V.PerThread = nullptr;
+      if (V.Level <= Level::WarpUniform)
+        return V;
+      if (M == "shfl" && Size >= Warp && ArgValue(1).Level <= Level::WarpUniform)
+        return UniformityValue::varying(Level::WarpUniform,
+                                        VarianceSource::LaneExchange, Call);
+      return UniformityValue::varying(Level::Varying,
+                                      VarianceSource::LaneExchange, Call);
+    }
+    return std::nullopt;
+  }
+
+  /// CUDA's builtins and intrinsics, by name.
+  std::optional<UniformityValue> builtinCall(const CallExpr *Call,
+                                             StringRef Name) {
+    // The getters behind threadIdx.x & co.
+    if (Name.starts_with("__fetch_builtin_"))
+      if (const auto *MD =
+              dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
+        if (const CXXRecordDecl *RD = MD->getParent()) {
+          StringRef Rec = RD->getName();
+          if (Rec.consume_front("__cuda_builtin_") && Rec.consume_back("_t"))
+            return builtinVar(Rec, Name.drop_front(16), Call);
+        }
+    if (Name.consume_front("__nvvm_read_ptx_sreg_")) {
+      static const struct {
+        const char *Prefix, *Var;
+      } Map[] = {{"tid_", "threadIdx"},
+                 {"ntid_", "blockDim"},
+                 {"ctaid_", "blockIdx"},
+                 {"nctaid_", "gridDim"}};
+      for (const auto &M : Map)
+        if (Name.starts_with(M.Prefix))
+          return builtinVar(M.Var, Name.drop_front(strlen(M.Prefix)), Call);
+      if (Name == "laneid") {
+        VarianceSource Src{VarianceSource::ThreadIndex, Call, nullptr};
+        if (G)
+          return exact(G->laneId(), Src);
+        return UniformityValue::varying(Level::Varying, Src.K, Call);
+      }
+      if (Name == "warpsize")
+        return constant(G ? G->warpSize() : 32);
+      if (Name == "warpid")
+        return UniformityValue::varying(Level::WarpUniform,
+                                        VarianceSource::ThreadIndex, Call);
+      if (Name == "smid" || Name == "nsmid")
+        return UniformityValue::varying(Level::BlockUniform,
+                                        VarianceSource::Opaque, Call);
+      return UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
+                                      Call);
+    }
+    auto Arg = [&](unsigned I) -> const Expr * {
+      return I < Call->getNumArgs() ? Call->getArg(I) : nullptr;
+    };
+    // Block-wide reductions: every thread of the block gets one result.
+    if (Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
+        Name == "__syncthreads_or" || Name == "__nvvm_bar0_popc" ||
+        Name == "__nvvm_bar0_and" || Name == "__nvvm_bar0_or")
+      return UniformityValue::varying(Level::BlockUniform,
+                                      VarianceSource::BlockCollective, Call);
+    // Warp votes: one result per warp when every lane takes part.
+    if (Name == "__all_sync" || Name == "__any_sync" ||
+        Name == "__uni_sync" || Name == "__ballot_sync" ||
+        Name == "__match_all_sync" || Name.starts_with("__reduce_")) {
+      Level L = fullMask(Arg(0)) ? Level::WarpUniform : Level::Varying;
+      return UniformityValue::varying(L, VarianceSource::WarpCollective, Call);
+    }
+    if (Name == "__all" || Name == "__any" || Name == "__ballot")
+      return UniformityValue::varying(Level::WarpUniform,
+                                      VarianceSource::WarpCollective, Call);
+    if (Name == "__activemask" || Name == "__match_any_sync" ||
+        Name == "__lanemask_lt" || Name == "__lanemask_le" ||
+        Name == "__lanemask_gt" || Name == "__lanemask_ge" ||
+        Name == "__lanemask_eq")
+      return UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
+                                      Call);
+    // Shuffles: a broadcast from one lane of a full warp is warp-uniform; a
+    // value already warp-uniform stays so under any permutation.
+    StringRef Shuffle = Name;
+    bool Sync = Shuffle.consume_back("_sync");
+    if (Shuffle == "__shfl" || Shuffle == "__shfl_up" ||
+        Shuffle == "__shfl_down" || Shuffle == "__shfl_xor") {
+      unsigned First = Sync ? 1 : 0;
+      UniformityValue V = get(Arg(First));
+      V.PerThread = nullptr;
+      if (V.Level <= Level::WarpUniform)
+        return V;
+      bool Full = !Sync || fullMask(Arg(0));
+      const Expr *Width = Arg(First + 2);
+      bool WholeWarp = !Width || isa<CXXDefaultArgExpr>(Width);
+      if (!WholeWarp)
+        if (auto W = constantInt(Width->IgnoreParenImpCasts()))
+          WholeWarp = *W >= (G ? G->warpSize() : 32);
+      if (Shuffle == "__shfl" && Full && WholeWarp &&
+          get(Arg(First + 1)).Level <= Level::WarpUniform)
+        return UniformityValue::varying(Level::WarpUniform,
+                                        VarianceSource::LaneExchange, Call);
+      return UniformityValue::varying(Level::Varying,
+                                      VarianceSource::LaneExchange, Call);
+    }
+    if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
+        Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
+        Name.starts_with("__nv_atomic") || Name.starts_with("__cuda_atomic"))
+      return UniformityValue::varying(Level::Varying, VarianceSource::Atomic,
+                                      Call);
+    if (Name == "clock" || Name == "clock64" || Name == "__clock" ||
+        Name == "__globaltimer" || Name == "__nvvm_read_ptx_sreg_clock")
+      return UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
+                                      Call);
+    // Loads through the read-only or cache-hinted paths.
+    if (Name == "__ldg" || Name == "__ldcg" || Name == "__ldca" ||
+        Name == "__ldcs" || Name == "__ldlu" || Name == "__ldcv") {
+      Location L;
+      L.Address = get(Arg(0));
+      L.Address.PointsToLocal = nullptr;
+      L.Address.PerThread = nullptr;
+      L.ReadOnly = Name == "__ldg";
+      return read(L, Call);
+    }
+    if ((Name == "min" || Name == "max" || Name == "umin" || Name == "umax") &&
+        Call->getNumArgs() == 2) {
+      UniformityValue A = get(Arg(0)), B = get(Arg(1));
+      UniformityValue V = UniformityValue::join(A, B);
+      V.PointsToLocal = nullptr;
+      if (A.PerThread && B.PerThread &&
+          Call->getType()->isIntegralOrEnumerationType())
+        return convert(withPerThread(V, LaneValue::apply(
+                                            Name.ends_with("min")
+                                                ? LaneValue::Op::Min
+                                                : LaneValue::Op::Max,
+                                            *A.PerThread, *B.PerThread)),
+                       Call->getType());
+      V.PerThread = nullptr;
+      return V;
+    }
+    return std::nullopt;
+  }
+
+  bool isBarrierName(StringRef Name) {
+    return Name == "__syncthreads" || Name == "__syncwarp" ||
+           Name == "__barrier_sync" || Name.starts_with("__nvvm_bar");
+  }
+
+  UniformityValue call(const CallExpr *Call, bool Effects) {
+    std::string NameStr = calleeName(Call);
+    StringRef Name = NameStr;
+    if (auto V = builtinCall(Call, Name))
+      return *V;
+    if (auto V = cooperativeGroups(Call))
+      return *V;
+    if (isBarrierName(Name))
+      return uniform();
+
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+    bool OperatorMethod = OC && isa_and_nonnull<CXXMethodDecl>(Callee);
+    unsigned Shift = OperatorMethod ? 1 : 0;
+
+    // Assignment operators of classes, trivial or not, assign.
+    if (OperatorMethod && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+        OC->getOperator() == OO_Equal) {
+      UniformityValue V = get(OC->getArg(1));
+      V.PerThread = nullptr;
+      if (Effects)
+        write(location(OC->getArg(0)), V);
+      return V;
+    }
+
+    const FunctionDecl *Def = nullptr;
+    bool HasBody = Callee && Callee->hasBody(Def) && Def &&
+                   !Def->isImplicit() &&
+                   !Ctx.getSourceManager().isInSystemHeader(
+                       Ctx.getSourceManager().getExpansionLoc(
+                           Def->getLocation()));
+    if (HasBody)
+      return inlineCall(Call, Def, Shift, Effects);
+
+    // A callee the analysis does not see into: as uniform as what it is
+    // given; whatever it may write through pointers to locals becomes as
+    // uniform as all of that.
+    UniformityValue V;
+    if (!Callee)
+      V = get(Call->getCallee());
+    if (MC)
+      V = UniformityValue::join(V, get(MC->getImplicitObjectArgument()));
+    for (const Expr *A : Call->arguments())
+      V = UniformityValue::join(V, get(A));
+    V.PerThread = nullptr;
+    V.PointsToLocal = nullptr;
+    if (Effects)
+      writeThroughArguments(Call, Callee, Shift, V);
+    if (!Callee)
+      V = UniformityValue::join(
+          V, UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
+                                      Call));
+    return V;
+  }
+
+  /// Locals an unknown callee may write: `&x`, local arrays, non-const
+  /// references, the object of a non-const method.
+  void writeThroughArguments(const CallExpr *Call, const FunctionDecl *Callee,
+                             unsigned Shift, const UniformityValue &V) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && !MD->isConst())
+        mayWrite(MC->getImplicitObjectArgument(), V);
+    if (Shift == 1 && Call->getNumArgs() > 0)
+      if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+          MD && !MD->isConst())
+        mayWrite(Call->getArg(0), V);
+    for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+      const Expr *A = Call->getArg(I);
+      UniformityValue P = get(A);
+      if (P.PointsToLocal) {
+        Location L;
+        L.K = Location::Local;
+        L.Var = P.PointsToLocal;
+        write(L, V);
+        continue;
+      }
+      unsigned Param = I - Shift;
+      if (Callee && Param < Callee->getNumParams()) {
+        QualType T = Callee->getParamDecl(Param)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+          mayWrite(A, V);
+      }
+    }
+  }
+
+  UniformityValue inlineCall(const CallExpr *Call, const FunctionDecl *Def,
+                             unsigned Shift, bool Effects) {
+    std::vector<ArgumentContext> CallArgs;
+    std::vector<const Expr *> ByRef; // Caller lvalues to write back.
+    for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I);
+      const Expr *A = I + Shift < Call->getNumArgs() ? Call->getArg(I + Shift)
+                                                     : P->getDefaultArg();
+      ArgumentContext AC;
+      if (!A) {
+        CallArgs.push_back(AC);
+        ByRef.push_back(nullptr);
+        continue;
+      }
+      if (P->getType()->isReferenceType()) {
+        Location L = location(A);
+        if (L.K == Location::Local && L.Whole) {
+          AC.Value = stateValue(L.Var);
+          AC.ByReferenceToLocal = true;
+          ByRef.push_back(A);
+        } else {
+          AC.Value = L.K == Location::Temporary ? get(L.Init) : L.Address;
+          ByRef.push_back(nullptr);
+        }
+      } else {
+        AC.Value = convert(get(A), P->getType());
+        ByRef.push_back(nullptr);
+      }
+      AC.Value.PointsToLocal = nullptr;
+      CallArgs.push_back(std::move(AC));
+    }
+    UniformityValue Object;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      Object = get(MC->getImplicitObjectArgument());
+    else if (Shift == 1)
+      Object = get(Call->getArg(0));
+    Object.PerThread = nullptr;
+    Object.PointsToLocal = nullptr;
+
+    const FunctionUniformity *Sub =
+        UA.analyzeFunction(Def, CallArgs, Object, Depth + 1);
+    R.Callees[Call] = Sub;
+    if (!Sub) {
+      // Too deep or recursive: nothing is known of the result.
+      UniformityValue V = UniformityValue::varying(
+          Level::Varying, VarianceSource::Opaque, Call);
+      if (Effects)
+        writeThroughArguments(Call, Def, Shift, V);
+      return V;
+    }
+    if (Effects) {
+      for (unsigned I = 0; I < ByRef.size(); ++I)
+        if (ByRef[I] && I < Sub->ParamsAtExit.size())
+          write(location(ByRef[I]), Sub->ParamsAtExit[I]);
+      // Pointers to locals: whatever the callee stores anywhere.
+      for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+        UniformityValue P = get(Call->getArg(I));
+        if (P.PointsToLocal) {
+          Location L;
+          L.K = Location::Local;
+          L.Var = P.PointsToLocal;
+          write(L, Sub->Stored);
+        }
+      }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+        if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && !MD->isConst())
+          mayWrite(MC->getImplicitObjectArgument(), Sub->Stored);
+      R.Stored = UniformityValue::join(R.Stored, Sub->Stored);
+    }
+    UniformityValue V = Sub->Ret;
+    V.PointsToLocal = nullptr;
+    return convert(V, Call->getType());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Statements and blocks
+  //===--------------------------------------------------------------------===//
+
+  void declare(const VarDecl *V) {
+    if (!isTrackedLocal(V, F))
+      return;
+    const Expr *Init = V->getInit();
+    if (V->getType()->isReferenceType()) {
+      if (!Init)
+        return;
+      Location L = location(Init);
+      if (L.K == Location::Local && L.Whole) {
+        RefAlias[V] = L.Var;
+        return;
+      }
+      UniformityValue P = L.K == Location::Temporary ? uniform() : L.Address;
+      P.PointsToLocal = L.K == Location::Local ? L.Var : nullptr;
+      Cur.Vars[V] = P;
+      return;
+    }
+    Cur.Vars[V] = Init ? convert(get(Init), V->getType()) : uniform();
+  }
+
+  void visit(const Stmt *S) {
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      R.Values[E] = compute(E, /*Effects=*/true);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          declare(V);
+      return;
+    }
+    if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+      Cur.Ret = RS->getRetValue() ? get(RS->getRetValue()) : uniform();
+      Cur.Ret.PointsToLocal = nullptr;
+      return;
+    }
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      for (const Expr *O : Asm->outputs())
+        write(location(O), UniformityValue::varying(
+                               Level::Varying, VarianceSource::Opaque, Asm));
+      return;
+    }
+  }
+
+  /// The state on entry to \p B: its predecessors' states merged, then the
+  /// variables assigned under divergent branches that join here raised.
+  State entryState(const CFGBlock *B) {
+    State In;
+    if (B == &Sk.Cfg->getEntry()) {
+      In.Reached = true;
+      for (unsigned I = 0; I < F->getNumParams(); ++I) {
+        const ParmVarDecl *P = F->getParamDecl(I);
+        ArgumentContext A = I < Args.size() ? Args[I] : ArgumentContext();
+        In.Vars[P] = A.Value;
+        if (A.ByReferenceToLocal)
+          StorageParams.insert(P);
+      }
+      return In;
+    }
+    for (const CFGBlock::AdjacentBlock &P : B->preds())
+      if (const CFGBlock *PB = P.getReachableBlock())
+        In.joinWith(Out[PB->getBlockID()]);
+    if (!In.Reached)
+      return In;
+    for (unsigned BI : Sk.JoinOf[B->getBlockID()]) {
+      const BranchInfo &Br = Sk.Branches[BI];
+      const UniformityValue &C = R.BranchValues[BI];
+      if (C.Level == Level::GridUniform)
+        continue;
+      bool Exit = Br.LeavesLoop && Br.Loop;
+      for (const VarDecl *V : Br.Defs) {
+        UniformityValue Taint = uniform(C.Level);
+        Taint.Source = {Exit ? VarianceSource::DivergentLoopExit
+                             : VarianceSource::DivergentAssignment,
+                        Exit && Br.Loop ? Br.Loop : Br.Construct, V};
+        auto [It, New] = In.Vars.try_emplace(V, Taint);
+        if (!New)
+          It->second = UniformityValue::join(It->second, Taint);
+      }
+      if (Br.ReturnsInRegion) {
+        UniformityValue Taint = uniform(C.Level);
+        Taint.Source = {VarianceSource::DivergentAssignment, Br.Construct,
+                        nullptr};
+        In.Ret = UniformityValue::join(In.Ret, Taint);
+      }
+    }
+    return In;
+  }
+
+  void transfer(const CFGBlock *B) {
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>())
+        visit(CS->getStmt());
+  }
+
+  UniformityValue branchCondition(const BranchInfo &Br) {
+    UniformityValue V = get(Br.Condition);
+    V.PointsToLocal = nullptr;
+    return V;
+  }
+};
+
+void FunctionAnalyzer::run() {
+  unsigned N = Sk.Cfg->getNumBlockIDs();
+  Out.assign(N, State());
+  R.BranchValues.assign(Sk.Branches.size(), UniformityValue());
+
+  // Worklist in reverse post-order: a block is visited after its forward
+  // predecessors, and back edges put loop headers back on the list.
+  std::set<unsigned> Work;
+  llvm::BitVector Queued(N);
+  auto Push = [&](const CFGBlock *B) {
+    if (B && Sk.reachable(B) && !Queued.test(B->getBlockID())) {
+      Queued.set(B->getBlockID());
+      Work.insert(Sk.RPOIndex[B->getBlockID()]);
+    }
+  };
+  for (const CFGBlock *B : Sk.RPO)
+    Push(B);
+  // Every step raises a variable's level, drops a per-thread value, or
+  // raises a branch; the bound only guards against a bug.
+  unsigned Budget = 64 * (N + 8) * (Sk.Branches.size() + 8);
+  while (!Work.empty() && Budget--) {
+    const CFGBlock *B = Sk.RPO[*Work.begin()];
+    Work.erase(Work.begin());
+    Queued.reset(B->getBlockID());
+    Cur = entryState(B);
+    if (!Cur.Reached)
+      continue;
+    transfer(B);
+    int BI = Sk.BranchOfBlock[B->getBlockID()];
+    if (BI >= 0) {
+      UniformityValue C = branchCondition(Sk.Branches[BI]);
+      UniformityValue &Old = R.BranchValues[BI];
+      if (C.Level > Old.Level) {
+        Old = UniformityValue::join(Old, C);
+        for (const CFGBlock *J : Sk.Branches[BI].Joins)
+          Push(J);
+      }
+    }
+    State &O = Out[B->getBlockID()];
+    if (!Cur.sameAs(O)) {
+      O = std::move(Cur);
+      for (const CFGBlock::AdjacentBlock &S : B->succs())
+        Push(S.getReachableBlock());
+    }
+  }
+
+  // The final pass: every block once more from its converged entry state,
+  // recording what clients query.
+  R.Values.clear();
+  R.Callees.clear();
+  R.Stored = UniformityValue();
+  for (const CFGBlock *B : Sk.RPO) {
+    Cur = entryState(B);
+    if (!Cur.Reached)
+      continue;
+    transfer(B);
+    int BI = Sk.BranchOfBlock[B->getBlockID()];
+    if (BI >= 0)
+      R.BranchValues[BI] =
+          UniformityValue::join(R.BranchValues[BI],
+                                branchCondition(Sk.Branches[BI]));
+  }
+  State ExitIn = Sk.reachable(&Sk.Cfg->getExit())
+                     ? entryState(&Sk.Cfg->getExit())
+                     : State();
+  R.Ret = ExitIn.Ret;
+  R.ParamsAtExit.clear();
+  for (unsigned I = 0; I < F->getNumParams(); ++I) {
+    auto It = ExitIn.Vars.find(F->getParamDecl(I));
+    R.ParamsAtExit.push_back(It == ExitIn.Vars.end() ? UniformityValue()
+                                                     : It->second);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Queries and the memo
+//===----------------------------------------------------------------------===//
+
+const FunctionDecl *FunctionUniformity::function() const {
+  return Skeleton->F;
+}
+const CFG &FunctionUniformity::cfg() const { return *Skeleton->Cfg; }
+const ParentMap &FunctionUniformity::parents() const {
+  return *Skeleton->Parents;
+}
+
+const UniformityValue *FunctionUniformity::value(const Expr *E) const {
+  auto It = Values.find(E);
+  if (It == Values.end()) {
+    It = Values.find(E->IgnoreParens());
+    if (It == Values.end())
+      return nullptr;
+  }
+  return &It->second;
+}
+
+UniformityLevel FunctionUniformity::level(const Expr *E) const {
+  const UniformityValue *V = value(E);
+  return V ? V->Level : UniformityLevel::Varying;
+}
+
+llvm::ArrayRef<BranchInfo> FunctionUniformity::branches() const {
+  if (!Skeleton)
+    return {};
+  return Skeleton->Branches;
+}
+
+const UniformityValue &
+FunctionUniformity::conditionValue(const BranchInfo &B) const {
+  return BranchValues[&B - Skeleton->Branches.data()];
+}
+
+llvm::ArrayRef<const CFGBlock *> FunctionUniformity::blocks() const {
+  if (!Skeleton)
+    return {};
+  return Skeleton->RPO;
+}
+
+const CFGBlock *FunctionUniformity::blockOf(const Stmt *S) const {
+  if (!Skeleton)
+    return nullptr;
+  auto It = Skeleton->StmtBlock.find(S);
+  return It == Skeleton->StmtBlock.end() ? nullptr : It->second;
+}
+
+llvm::SmallVector<const BranchInfo *, 4>
+FunctionUniformity::controllingBranches(const Stmt *S,
+                                        UniformityLevel Min) const {
+  llvm::SmallVector<const BranchInfo *, 4> Out;
+  const CFGBlock *B = blockOf(S);
+  if (!B)
+    return Out;
+  for (unsigned I = 0; I < Skeleton->Branches.size(); ++I) {
+    const BranchInfo &Br = Skeleton->Branches[I];
+    if (BranchValues[I].Level >= Min && Br.Region.test(B->getBlockID()))
+      Out.push_back(&Br);
+  }
+  // Innermost first; ties in program order (branches are in RPO).
+  llvm::sort(Out, [](const BranchInfo *A, const BranchInfo *B) {
+    unsigned CA = A->Region.count(), CB = B->Region.count();
+    return CA != CB ? CA < CB : A < B;
+  });
+  return Out;
+}
+
+const FunctionUniformity *
+FunctionUniformity::callee(const CallExpr *Call) const {
+  auto It = Callees.find(Call);
+  return It == Callees.end() ? nullptr : It->second;
+}
+
+UniformityAnalysis::UniformityAnalysis(ASTContext &Ctx,
+                                       const ThreadGeometry *Geometry,
+                                       unsigned InlineDepth)
+    : Ctx(Ctx), Geometry(Geometry), InlineDepth(InlineDepth) {}
+
+UniformityAnalysis::~UniformityAnalysis() = default;
+
+UniformityLevel UniformityAnalysis::levelOf(const LaneValue &V) const {
+  if (!V.isConcrete())
+    return UniformityLevel::Varying;
+  if (V.isUniform())
+    return UniformityLevel::GridUniform;
+  if (!Geometry || V.size() != Geometry->threads())
+    return UniformityLevel::Varying;
+  for (unsigned W = 0; W < Geometry->warps(); ++W)
+    if (!V.isUniform(Geometry->warpBegin(W), Geometry->warpEnd(W)))
+      return UniformityLevel::Varying;
+  return UniformityLevel::WarpUniform;
+}
+
+const FunctionSkeleton *UniformityAnalysis::skeleton(const FunctionDecl *F) {
+  auto [It, New] = Skeletons.try_emplace(F);
+  if (New)
+    It->second = buildSkeleton(F, Ctx);
+  return It->second.get();
+}
+
+const FunctionUniformity &
+UniformityAnalysis::analyzeKernel(const FunctionDecl *Kernel) {
+  std::vector<ArgumentContext> Args(Kernel->getNumParams());
+  const FunctionUniformity *R =
+      analyzeFunction(Kernel, Args, UniformityValue(), 0);
+  if (R)
+    return *R;
+  // No CFG: an empty result whose queries are all conservative.
+  auto &Slot = Memos[Kernel];
+  Slot.push_back(Memo{Args, UniformityValue(),
+                      std::make_unique<FunctionUniformity>()});
+  return *Slot.back().Result;
+}
+
+const FunctionUniformity *
+UniformityAnalysis::analyzeFunction(const FunctionDecl *F,
+                                    llvm::ArrayRef<ArgumentContext> Args,
+                                    const UniformityValue &This,
+                                    unsigned Depth) {
+  if (!F || Depth > InlineDepth ||
+      std::find(InProgress.begin(), InProgress.end(), F) != InProgress.end())
+    return nullptr;
+  auto &List = Memos[F];
+  for (const Memo &M : List) {
+    if (!M.This.sameAs(This) || M.Args.size() != Args.size())
+      continue;
+    bool Same = true;
+    for (unsigned I = 0; I < Args.size() && Same; ++I)
+      Same = M.Args[I].sameAs(Args[I]);
+    if (Same)
+      return M.Result.get();
+  }
+  const FunctionSkeleton *Sk = skeleton(F);
+  if (!Sk)
+    return nullptr;
+  auto Result = std::make_unique<FunctionUniformity>();
+  Result->Skeleton = Sk;
+  InProgress.push_back(F);
+  FunctionAnalyzer(*this, *Sk, *Result, Args, This, Depth).run();
+  InProgress.pop_back();
+  // The analysis of F may have analysed other functions and grown the memo.
+  auto &Slot = Memos[F];
+  Slot.push_back(Memo{std::vector<ArgumentContext>(Args.begin(), Args.end()),
+                      This, std::move(Result)});
+  return Slot.back().Result.get();
+}
+
+} // namespace shmem

@@ -1,0 +1,373 @@
+//===- UniformityTest.cpp - The divergence analysis on small kernels ------===//
+//
+// Each test parses a kernel with shmem-lint's CUDA header and asks for the
+// level of the argument of every `probe(...)` call, in source order: the
+// probes are the test points.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Uniformity.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace shmem;
+
+namespace {
+
+using L = UniformityLevel;
+
+const char *Prelude = R"cu(
+template <class T> __device__ void probe(T);
+)cu";
+constexpr unsigned PreludeLines = 2;
+
+struct Parsed {
+  std::unique_ptr<ASTUnit> AST;
+  const FunctionDecl *Kernel = nullptr;
+};
+
+Parsed parse(const std::string &Code) {
+  std::vector<std::string> Args = {
+      "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
+      "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
+      "-resource-dir", SHMEM_LINT_RESOURCE_DIR,
+      "-isystem", SHMEM_LINT_CUDA_HEADERS,
+      "-include", "shmem_lint_cuda.h", "-std=c++17"};
+  Parsed P;
+  P.AST = tooling::buildASTFromCodeWithArgs(Prelude + Code, Args, "test.cu");
+  if (!P.AST)
+    return P;
+  for (const Decl *D : P.AST->getASTContext().getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      if (FD->hasAttr<CUDAGlobalAttr>() && FD->hasBody())
+        P.Kernel = FD;
+  return P;
+}
+
+/// The probes of a function body, in source order.
+class ProbeFinder : public RecursiveASTVisitor<ProbeFinder> {
+public:
+  std::vector<const CallExpr *> Probes;
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *FD = C->getDirectCallee())
+      if (FD->getDeclName().isIdentifier() && FD->getName() == "probe")
+        Probes.push_back(C);
+    return true;
+  }
+};
+
+std::vector<L> levels(const FunctionUniformity &FU) {
+  ProbeFinder PF;
+  PF.TraverseStmt(FU.function()->getBody());
+  std::vector<L> Out;
+  for (const CallExpr *C : PF.Probes)
+    Out.push_back(FU.level(C->getArg(0)));
+  return Out;
+}
+
+/// The levels of the probes of the (last) kernel in \p Code, analysed for
+/// a block of \p Block threads (none: no geometry).
+std::vector<L> probe(const std::string &Code,
+                     std::optional<Dim3> Block = Dim3{256, 1, 1}) {
+  Parsed P = parse(Code);
+  if (!P.AST || !P.Kernel) {
+    ADD_FAILURE() << "could not parse:\n" << Code;
+    return {};
+  }
+  std::optional<ThreadGeometry> G;
+  if (Block)
+    G.emplace(*Block);
+  UniformityAnalysis UA(P.AST->getASTContext(), G ? &*G : nullptr);
+  return levels(UA.analyzeKernel(P.Kernel));
+}
+
+constexpr L Grid = L::GridUniform, Block = L::BlockUniform,
+            Warp = L::WarpUniform, Vary = L::Varying;
+
+//===----------------------------------------------------------------------===//
+// The lattice, without an AST.
+//===----------------------------------------------------------------------===//
+
+TEST(UniformityValue, JoinTakesTheLargerLevel) {
+  UniformityValue A = UniformityValue::uniform(Block);
+  UniformityValue B = UniformityValue::varying(
+      Warp, VarianceSource::WarpCollective, nullptr);
+  UniformityValue J = UniformityValue::join(A, B);
+  EXPECT_EQ(J.Level, Warp);
+  EXPECT_EQ(J.Source.K, VarianceSource::WarpCollective);
+  EXPECT_TRUE(UniformityValue::join(B, A).sameAs(J));
+}
+
+TEST(UniformityValue, JoinKeepsPerThreadValuesOnlyWhenEqual) {
+  auto V = std::make_shared<const LaneValue>(LaneValue::constant(64, 3));
+  auto W = std::make_shared<const LaneValue>(LaneValue::constant(64, 4));
+  UniformityValue A, B, C;
+  A.PerThread = V;
+  B.PerThread = std::make_shared<const LaneValue>(LaneValue::constant(64, 3));
+  C.PerThread = W;
+  EXPECT_NE(UniformityValue::join(A, B).PerThread, nullptr);
+  EXPECT_EQ(UniformityValue::join(A, C).PerThread, nullptr);
+  EXPECT_FALSE(A.sameAs(C));
+}
+
+//===----------------------------------------------------------------------===//
+// Sources of variance and uniformity.
+//===----------------------------------------------------------------------===//
+
+TEST(Uniformity, BuiltinsAtTheirGranularity) {
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(int n) {
+      probe(threadIdx.x);
+      probe(threadIdx.x / 32);
+      probe(threadIdx.x >> 5);
+      probe(threadIdx.x & ~31u);
+      probe(threadIdx.x % 32);
+      probe(threadIdx.x < 64);
+      probe(threadIdx.x < 256);
+      probe(blockIdx.x);
+      probe(blockIdx.x * blockDim.x + threadIdx.x);
+      probe(blockDim.x);
+      probe(gridDim.y);
+      probe(n);
+      probe(42);
+      probe(warpSize);
+    })cu"),
+            (std::vector<L>{Vary, Warp, Warp, Warp, Vary, Warp, Grid, Block,
+                            Vary, Grid, Grid, Grid, Grid, Grid}));
+}
+
+TEST(Uniformity, WarpGranularityFollowsTheBlockShape) {
+  const char *Code = R"cu(
+    __global__ void k() {
+      probe(threadIdx.y);
+      probe(threadIdx.x + 32 * threadIdx.y);
+    })cu";
+  EXPECT_EQ(probe(Code, Dim3{32, 8, 1}), (std::vector<L>{Warp, Vary}));
+  EXPECT_EQ(probe(Code, Dim3{16, 16, 1}), (std::vector<L>{Vary, Vary}));
+  // Without a shape nothing thread-indexed is known to be warp-uniform.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k() { probe(threadIdx.x / 32); })cu",
+                  std::nullopt),
+            (std::vector<L>{Vary}));
+}
+
+TEST(Uniformity, Memory) {
+  EXPECT_EQ(probe(R"cu(
+    __constant__ int table[4];
+    __global__ void k(const int *in, volatile int *flag) {
+      __shared__ int s[256];
+      probe(in[threadIdx.x]);
+      probe(in[blockIdx.x]);
+      probe(in[0]);
+      probe(table[2]);
+      probe(s[threadIdx.x]);
+      probe(s[0]);
+      probe(flag[0]);
+      probe(atomicAdd(&s[0], 1));
+    })cu"),
+            (std::vector<L>{Vary, Block, Block, Grid, Vary, Block, Vary,
+                            Vary}));
+}
+
+TEST(Uniformity, Collectives) {
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in) {
+      int v = in[threadIdx.x];
+      probe(__syncthreads_count(v > 0));
+      probe(__syncthreads_or(v));
+      probe(__ballot_sync(0xffffffff, v > 0));
+      probe(__ballot_sync(0x0000ffff, v > 0));
+      probe(__any_sync(0xffffffff, v));
+      probe(__shfl_sync(0xffffffff, v, 0));
+      probe(__shfl_sync(0xffffffff, v, threadIdx.x ^ 1));
+      probe(__shfl_down_sync(0xffffffff, v, 1));
+      probe(__shfl_xor_sync(0xffffffff, (int)blockIdx.x, 1));
+    })cu"),
+            (std::vector<L>{Block, Block, Warp, Vary, Warp, Warp, Vary, Vary,
+                            Block}));
+}
+
+TEST(Uniformity, CooperativeGroups) {
+  EXPECT_EQ(probe(R"cu(
+    #include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+    __global__ void k() {
+      cg::thread_block b = cg::this_thread_block();
+      auto t = cg::tiled_partition<32>(b);
+      probe(b.thread_rank());
+      probe(b.size());
+      probe(t.thread_rank());
+      probe(t.meta_group_rank());
+      probe(t.any(threadIdx.x & 1));
+    })cu"),
+            (std::vector<L>{Vary, Grid, Vary, Warp, Warp}));
+}
+
+//===----------------------------------------------------------------------===//
+// Control dependence.
+//===----------------------------------------------------------------------===//
+
+TEST(Uniformity, AssignmentsUnderBranches) {
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(int n) {
+      int x = 0, y = 0, z = 0;
+      if (threadIdx.x < 16) {
+        x = 1;
+        probe(x);   // Uniform among the threads that get here.
+      }
+      probe(x);     // Differs after the join.
+      if (n > 3)
+        y = 1;
+      probe(y);
+      if (blockIdx.x == 0)
+        z = 1;
+      probe(z);
+      if (threadIdx.x / 32 == 1)
+        z = 2;
+      probe(z);
+    })cu"),
+            (std::vector<L>{Grid, Vary, Grid, Block, Warp}));
+}
+
+TEST(Uniformity, EarlyReturnDoesNotTaintTheSurvivors) {
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(int n) {
+      if (threadIdx.x >= n)
+        return;
+      int x = 5;
+      probe(x);
+    })cu"),
+            (std::vector<L>{Grid}));
+}
+
+TEST(Uniformity, Loops) {
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *keys) {
+      for (unsigned s = blockDim.x / 2; s > 0; s >>= 1)
+        probe(s);
+      int k = 0;
+      for (; k < 8; ++k) {
+        probe(k);   // The threads still searching agree.
+        if (keys[k] == (int)threadIdx.x)
+          break;
+      }
+      probe(k);     // Threads left at different iterations.
+      int i = 0;
+      while (i < (int)threadIdx.x)
+        ++i;
+      probe(i);
+    })cu"),
+            (std::vector<L>{Grid, Grid, Vary, Vary}));
+}
+
+TEST(Uniformity, Callees) {
+  EXPECT_EQ(probe(R"cu(
+    __device__ unsigned lane() { return threadIdx.x % 32; }
+    __device__ unsigned warp() { return threadIdx.x / 32; }
+    __device__ int twice(int v) { return 2 * v; }
+    __device__ void tidInto(int &t) { t = threadIdx.x; }
+    __global__ void k(int n) {
+      probe(lane());
+      probe(warp());
+      probe(twice(n));
+      probe(twice(threadIdx.x));
+      int t = 0;
+      tidInto(t);
+      probe(t);
+    })cu"),
+            (std::vector<L>{Vary, Warp, Grid, Vary, Vary}));
+}
+
+//===----------------------------------------------------------------------===//
+// Branch queries.
+//===----------------------------------------------------------------------===//
+
+/// The branches controlling the first __syncthreads() of the kernel.
+std::vector<std::string> controllers(const std::string &Code, L Min) {
+  Parsed P = parse(Code);
+  if (!P.AST || !P.Kernel) {
+    ADD_FAILURE() << "could not parse";
+    return {};
+  }
+  ThreadGeometry G(Dim3{256, 1, 1});
+  UniformityAnalysis UA(P.AST->getASTContext(), &G);
+  const FunctionUniformity &FU = UA.analyzeKernel(P.Kernel);
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const CallExpr *Barrier = nullptr;
+    bool VisitCallExpr(CallExpr *C) {
+      if (!Barrier && C->getDirectCallee() &&
+          C->getDirectCallee()->getName() == "__syncthreads")
+        Barrier = C;
+      return true;
+    }
+  } F;
+  F.TraverseStmt(P.Kernel->getBody());
+  std::vector<std::string> Out;
+  const SourceManager &SM = P.AST->getSourceManager();
+  for (const BranchInfo *B : FU.controllingBranches(F.Barrier, Min))
+    Out.push_back(std::string(B->IsLoopCondition ? "loop@" : "branch@") +
+                  std::to_string(SM.getSpellingLineNumber(
+                      B->Condition->getBeginLoc()) - PreludeLines));
+  return Out;
+}
+
+TEST(Uniformity, ControllingBranches) {
+  // Lines are the snippet's (the first, after `R"cu(`, is empty).
+  EXPECT_EQ(controllers(R"cu(
+__global__ void k(int n) {
+  if (n > 0) {
+    if (threadIdx.x < 128)
+      __syncthreads();
+  }
+})cu",
+                        Warp),
+            (std::vector<std::string>{"branch@4"}));
+  EXPECT_EQ(controllers(R"cu(
+__global__ void k(int n) {
+  if (n > 0) {
+    if (threadIdx.x < 128)
+      __syncthreads();
+  }
+})cu",
+                        Grid),
+            (std::vector<std::string>{"branch@4", "branch@3"}));
+  EXPECT_EQ(controllers(R"cu(
+__global__ void k(int n) {
+  for (int i = threadIdx.x; i < n; i += 256)
+    __syncthreads();
+})cu",
+                        Warp),
+            (std::vector<std::string>{"loop@3"}));
+  // Reconverged before the barrier.
+  EXPECT_EQ(controllers(R"cu(
+__global__ void k(int *out) {
+  if (threadIdx.x < 128)
+    out[threadIdx.x] = 0;
+  __syncthreads();
+})cu",
+                        Warp),
+            (std::vector<std::string>{}));
+  // In a loop that never exits, the paths still meet before the barrier
+  // comes round again.
+  EXPECT_EQ(controllers(R"cu(
+__global__ void k(int *out) {
+  for (;;) {
+    __syncthreads();
+    if (out[threadIdx.x])
+      out[0] = 1;
+  }
+})cu",
+                        Warp),
+            (std::vector<std::string>{}));
+}
+
+} // namespace
