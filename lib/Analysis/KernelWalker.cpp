@@ -58,8 +58,16 @@ std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
     return BarrierKind::Block;
   if (N == "__syncwarp" || N == "__nvvm_bar_warp_sync")
     return BarrierKind::Warp;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    const CXXRecordDecl *RD = MC->getRecordDecl();
+  // group.sync(): a member call, or with the toolkit's headers a static
+  // member reached through the object (`cta.sync()`).
+  const CXXRecordDecl *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Obj = MC->getRecordDecl();
+  else if (const auto *ME =
+               dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+    Obj = ME->getBase()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (Obj && Obj->getDeclName().isIdentifier()) {
+    const CXXRecordDecl *RD = Obj;
     if (N == "sync" && RD) {
       std::string R = RD->getName().str();
       if (R == "thread_block" || R == "grid_group")
@@ -1014,10 +1022,24 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::optional<LaneValue> cooperativeGroupsValue(const CallExpr *Call) {
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-    if (!MC || !MC->getRecordDecl())
+    // The group is the type of the object the method is called on: with the
+    // toolkit's headers thread_rank() is often a static member reached
+    // through `cta.thread_rank()` (a plain call with a member callee), and
+    // tile methods live in base classes whose names say nothing.
+    const CXXRecordDecl *RD = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      RD = MC->getRecordDecl();
+    else if (const auto *ME =
+                 dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      RD = ME->getBase()->getType().getNonReferenceType()->getPointeeOrArrayElementType()
+               ->getAsCXXRecordDecl();
+    if (!RD || !RD->getDeclName().isIdentifier())
       return std::nullopt;
-    std::string R = MC->getRecordDecl()->getName().str();
+    // The toolkit nests its classes in versioned inline namespaces.
+    if (RD->getQualifiedNameAsString().find("cooperative_groups::") ==
+        std::string::npos)
+      return std::nullopt;
+    std::string R = RD->getName().str();
     std::string M = calleeName(Call);
     if (R == "thread_block" || R == "thread_group") {
       if (M == "thread_rank")
@@ -1027,8 +1049,7 @@ private:
     }
     if (R == "thread_block_tile") {
       unsigned Size = G.warpSize();
-      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
-              MC->getRecordDecl()))
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
         if (Spec->getTemplateArgs().size() > 0 &&
             Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
           Size = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
@@ -1060,11 +1081,8 @@ private:
             if (auto V = builtinVar(Rec, StringRef(Name).drop_front(16), nullptr))
               return evalInt(*V);
         }
-    if (auto V = cooperativeGroupsValue(Call)) {
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-        eval(MC->getImplicitObjectArgument());
+    if (auto V = cooperativeGroupsValue(Call))
       return evalInt(*V);
-    }
 
     if (auto BK = barrierKindOf(Call)) {
       for (const Expr *A : Call->arguments())

@@ -308,6 +308,11 @@ private:
     return (Pinned[Asg] = std::move(P)).get();
   }
 
+  static bool isDataDependent(llvm::StringRef Reason) {
+    return Reason.starts_with("value loaded from") ||
+           Reason.starts_with("result of an atomic");
+  }
+
   static std::string describeUnknown(const LaneValue &V,
                                      const SymbolTable &ST) {
     if (V.isUnknown())
@@ -707,6 +712,14 @@ private:
             if (EA.S == Eval::Missing || EB.S == Eval::Missing)
               continue;
             if (EA.S == Eval::Unknown || EB.S == Eval::Unknown) {
+              // Only an address computed from loaded data is reported as a
+              // possible race (`hist[in[t]] += 1`). Addresses the analysis
+              // merely cannot model (non-linear in an unknown, results of
+              // calls it does not follow) give no claim: correct kernels
+              // must stay quiet.
+              const Eval &U = EA.S == Eval::Unknown ? EA : EB;
+              if (!isDataDependent(U.Reason))
+                continue;
               if (!PS.Possible) {
                 PS.Possible = true;
                 PS.PossibleReason = EA.S == Eval::Unknown ? EA.Reason : EB.Reason;

@@ -20,20 +20,36 @@ public:
   __device__ dim3 thread_index() const;
   __device__ dim3 group_dim() const;
 };
-template <unsigned Size, class Parent = void>
-class thread_block_tile : public thread_group {
+template <unsigned Size, class Parent = void> class thread_block_tile;
+/* The type-erased tile every thread_block_tile<Size, Parent> converts to,
+ * as in the toolkit: `thread_block_tile<32> t = tiled_partition<32>(b);`. */
+template <unsigned Size>
+class thread_block_tile<Size, void> : public thread_group {
 public:
   __device__ void sync() const;
   __device__ unsigned thread_rank() const;
   __device__ unsigned size() const { return Size; }
+  __device__ unsigned num_threads() const { return Size; }
   __device__ unsigned meta_group_rank() const;
+  __device__ unsigned meta_group_size() const;
   template <class T> __device__ T shfl(T var, int srcRank) const;
   template <class T> __device__ T shfl_down(T var, unsigned delta) const;
+  template <class T> __device__ T shfl_up(T var, unsigned delta) const;
   template <class T> __device__ T shfl_xor(T var, unsigned laneMask) const;
   __device__ int any(int predicate) const;
   __device__ int all(int predicate) const;
   __device__ unsigned ballot(int predicate) const;
 };
+template <unsigned Size, class Parent>
+class thread_block_tile : public thread_block_tile<Size, void> {};
+class grid_group {
+public:
+  __device__ void sync() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long size() const;
+  __device__ bool is_valid() const;
+};
+__device__ grid_group this_grid();
 __device__ thread_block this_thread_block();
 template <unsigned Size, class Parent>
 __device__ thread_block_tile<Size, Parent> tiled_partition(const Parent &g);
