@@ -5,13 +5,24 @@
 #include "NvccCommand.h"
 #include "OutputFormats.h"
 
+#include "TidyConfig.h"
+
 #include "Analysis/NoLint.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+#include <map>
+#include <set>
+#include <tuple>
 
 #ifndef SHMEM_LINT_CLANG_PATH
 #error "SHMEM_LINT_CLANG_PATH must name the clang the tool was built against"
@@ -25,13 +36,23 @@
 
 namespace shmem {
 
-static const char *const Usage = R"(USAGE: shmem-lint [options] FILE... [-- COMPILER-ARGS...]
-       shmem-lint -p BUILD-DIR [options] [FILE...]
+static const char *const Usage = R"(USAGE: shmem-lint [options] FILE|DIR... [-- COMPILER-ARGS...]
+       shmem-lint -p BUILD-DIR [options] [FILE|DIR...]
 
 Finds CUDA shared-memory bank conflicts, divergent barriers and races.
 
-OPTIONS:
-  -p DIR                  read compile_commands.json from DIR
+WHAT TO ANALYSE:
+  -p DIR                  read compile_commands.json from DIR (nvcc or clang
+                          commands); without FILEs, every CUDA file in it
+  FILE, DIR               these files (with -p: their commands from the
+                          database; a header gets the flags of the nearest
+                          file in it); a DIR stands for the .cu files under it
+  --files-regex=RE        only files whose absolute path matches RE
+  --diff=REV              only files changed against the git revision REV
+                          (`git diff --name-only REV` in the working directory)
+  -j N, --jobs=N          analyse N files at once (default: one per core)
+
+CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
   --checks=GLOBS          checks to run, e.g. 'shmem-*,-shmem-race'
                           (default: shmem-*)
   --block-dim=SHAPE       block shape when the source states none (256, 32x8)
@@ -39,13 +60,25 @@ OPTIONS:
   --min-degree=N          report bank conflicts of at least this degree (2)
   --report-conditional=0|1  report conflicts that depend on unknown values (1)
   --report-benign=0|1     report benign same-value races (0)
+  --config-file=FILE      read this .clang-tidy file instead of searching
+  --no-config             read no .clang-tidy file
+
+CUDA:
   --cuda-path=auto|none|DIR  CUDA headers: a toolkit, or shmem-lint's own
                           (default auto: /usr/local/cuda or $CUDA_PATH if present)
-  --cuda-gpu-arch=sm_XX   architecture the device code is analysed for (sm_80)
+  --cuda-gpu-arch=sm_XX   architecture the device code is analysed for (default:
+                          the lowest the build compiles for, else sm_80)
+
+OUTPUT:
   --format=FMT            text (default), sarif, github, gitlab, json
   -o FILE                 write the report to FILE
   --export-fixes=FILE     write fix-its as clang-tidy YAML
+  --export-compile-commands=FILE  write the clang commands shmem-lint would
+                          run (nvcc flags translated) as a compile database
+                          for clang-tidy, clangd and editors; analyse nothing
   --color / --no-color    colours in text output (default: on a terminal)
+  --progress / --no-progress  a progress line on stderr (default: on a terminal)
+  --exit-zero             exit 0 when the only problem is findings
   --verbose               explain setup, print lane->bank maps and statistics
   --print-tidy-plugin     print the path of the clang-tidy module
   --print-clang-plugin    print the path of the clang plugin
@@ -53,8 +86,12 @@ OPTIONS:
   --list-checks           print the checks
   --version, --help
 
-Exit status: 0 clean, 1 findings (or some files not analysed), 2 usage or
-input errors (or no file could be analysed).
+A compile command after `--` whose first word is not an option (`-- nvcc -I inc
+-c k.cu -o k.o`) is translated like a compile database entry.
+
+Exit status: 0 clean (or nothing to analyse after --diff/--files-regex),
+1 findings (or some files not analysed), 2 usage or input errors (or no file
+could be analysed).
 )";
 
 ToolLayout ToolLayout::find(const char *Argv0) {
@@ -105,40 +142,197 @@ static bool isCudaSource(llvm::StringRef File) {
   return File.ends_with(".cu") || File.ends_with(".cuh");
 }
 
-/// A compile command from a compile database, reduced to the flags that
-/// matter for parsing: includes, defines and the language standard.
-static std::vector<std::string>
-flagsFromDatabase(const std::vector<std::string> &Cmd, llvm::raw_ostream &Err,
-                  bool Verbose) {
+/// \p Path made absolute against \p Base and without . and .. components.
+static std::string absolutePath(llvm::StringRef Path, llvm::StringRef Base) {
+  llvm::SmallString<256> P(Path);
+  if (!llvm::sys::path::is_absolute(P)) {
+    P = Base;
+    llvm::sys::path::append(P, Path);
+  }
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
+
+/// The name two spellings of one file share: its real path when it exists.
+static std::string fileKey(llvm::StringRef AbsPath) {
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(AbsPath, Real))
+    return Real.str().str();
+  return AbsPath.str();
+}
+
+/// Runs git with \p Args in \p Dir; its stdout in \p Output, or false with
+/// its stderr (or why it could not run) in \p Error.
+static bool runGit(llvm::StringRef Dir, llvm::ArrayRef<std::string> Args,
+                   std::string &Output, std::string &Error) {
+  llvm::ErrorOr<std::string> Git = llvm::sys::findProgramByName("git");
+  if (!Git) {
+    Error = "git is not on the PATH";
+    return false;
+  }
+  llvm::SmallString<128> OutFile, ErrFile;
+  if (llvm::sys::fs::createTemporaryFile("shmem-lint-git", "out", OutFile) ||
+      llvm::sys::fs::createTemporaryFile("shmem-lint-git", "err", ErrFile)) {
+    Error = "cannot create a temporary file";
+    return false;
+  }
+  std::vector<llvm::StringRef> Argv = {*Git, "-C", Dir};
+  for (const std::string &A : Args)
+    Argv.push_back(A);
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
+                                                OutFile.str(), ErrFile.str()};
+  std::string ExecError;
+  int RC = llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects, 0, 0,
+                                     &ExecError);
+  auto Read = [](llvm::StringRef F) {
+    auto B = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
+    return B ? (*B)->getBuffer().str() : std::string();
+  };
+  Output = Read(OutFile);
+  std::string Stderr = Read(ErrFile);
+  llvm::sys::fs::remove(OutFile);
+  llvm::sys::fs::remove(ErrFile);
+  if (RC != 0) {
+    Error = !ExecError.empty() ? ExecError
+                               : llvm::StringRef(Stderr).trim().str();
+    if (Error.empty())
+      Error = "git exited with status " + std::to_string(RC);
+    return false;
+  }
+  return true;
+}
+
+/// The files that differ between the git revision \p Base and the working
+/// tree of the repository holding \p Dir, absolute; deleted files left out.
+static bool changedFiles(llvm::StringRef Dir, const std::string &Base,
+                         std::vector<std::string> &Out, std::string &Error) {
+  std::string Top;
+  if (!runGit(Dir, {"rev-parse", "--show-toplevel"}, Top, Error))
+    return false;
+  Top = llvm::StringRef(Top).trim().str();
+  std::string List;
+  if (!runGit(Dir,
+              {"diff", "--name-only", "-z", "--diff-filter=d", "--no-renames",
+               Base, "--"},
+              List, Error))
+    return false;
+  llvm::SmallVector<llvm::StringRef, 32> Names;
+  llvm::StringRef(List).split(Names, '\0', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef N : Names)
+    Out.push_back(absolutePath(N, Top));
+  return true;
+}
+
+/// The .cu files under \p Dir, sorted; hidden directories are skipped.
+static std::vector<std::string> cudaFilesUnder(llvm::StringRef Dir) {
   std::vector<std::string> Out;
-  for (size_t I = 1; I < Cmd.size(); ++I) {
-    llvm::StringRef A = Cmd[I];
-    auto TakesNext = [&](llvm::StringRef Flag) { return A == Flag && I + 1 < Cmd.size(); };
-    if (TakesNext("-I") || TakesNext("-isystem") || TakesNext("-D") ||
-        TakesNext("-U") || TakesNext("-include") || TakesNext("-iquote")) {
-      Out.push_back(A.str());
-      Out.push_back(Cmd[++I]);
-    } else if (A.starts_with("-I") || A.starts_with("-D") ||
-               A.starts_with("-U") || A.starts_with("-std=") ||
-               A.starts_with("--std=") || A.starts_with("-isystem")) {
-      Out.push_back(A.starts_with("--std=") ? ("-std=" + A.substr(6)).str()
-                                            : A.str());
-    } else if (TakesNext("-o") || TakesNext("-MF") || TakesNext("-MT") ||
-               TakesNext("-MQ")) {
-      ++I;
-    } else if (Verbose && A.starts_with("-")) {
-      Err << "shmem-lint: note: ignoring compile flag '" << A << "'\n";
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (It->type() == llvm::sys::fs::file_type::directory_file) {
+      if (Name.starts_with("."))
+        It.no_push();
+      continue;
     }
+    if (Name.ends_with(".cu"))
+      Out.push_back(It->path());
+  }
+  llvm::sort(Out);
+  return Out;
+}
+
+/// A file of the compile database and its command.
+struct DatabaseEntry {
+  std::string File; ///< Absolute, dots removed.
+  std::string Key;  ///< fileKey(File)
+  clang::tooling::CompileCommand Command;
+};
+
+/// The entry whose flags suit \p File best when the database has no command
+/// for it (a header): the one sharing the longest directory prefix, then the
+/// same file name stem (kernels.cuh -> kernels.cu), then the first listed.
+static const DatabaseEntry *
+nearestEntry(llvm::StringRef File, const std::vector<DatabaseEntry> &Entries,
+             bool PreferCuda) {
+  auto Components = [](llvm::StringRef P) {
+    std::vector<llvm::StringRef> C(llvm::sys::path::begin(P),
+                                   llvm::sys::path::end(P));
+    if (!C.empty())
+      C.pop_back(); // The file name.
+    return C;
+  };
+  std::vector<llvm::StringRef> Mine = Components(File);
+  llvm::StringRef Stem = llvm::sys::path::stem(File);
+  const DatabaseEntry *Best = nullptr;
+  std::tuple<bool, size_t, bool> BestScore{false, 0, false};
+  for (const DatabaseEntry &E : Entries) {
+    std::vector<llvm::StringRef> Theirs = Components(E.File);
+    size_t Common = 0;
+    while (Common < Mine.size() && Common < Theirs.size() &&
+           Mine[Common] == Theirs[Common])
+      ++Common;
+    std::tuple<bool, size_t, bool> Score{
+        !PreferCuda || isCudaSource(E.File), Common,
+        llvm::sys::path::stem(E.File) == Stem};
+    if (!Best || Score > BestScore) {
+      Best = &E;
+      BestScore = Score;
+    }
+  }
+  return Best;
+}
+
+/// A translated command's arguments without the language (-x LANG) and the
+/// GPU architectures: the driver picks the one architecture and analyses
+/// every file as CUDA.
+static std::vector<std::string>
+withoutLanguageAndArch(const std::vector<std::string> &Args) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A(Args[I]);
+    if (A == "-x") {
+      ++I; // and its value
+      continue;
+    }
+    if (A.starts_with("--cuda-gpu-arch=") || A.starts_with("-x"))
+      continue;
+    Out.push_back(Args[I]);
   }
   return Out;
 }
+
+namespace {
+/// Analysis flags given on the command line; they override .clang-tidy.
+struct CommandLineSettings {
+  std::optional<std::vector<std::string>> CheckGlobs;
+  std::optional<Dim3> BlockDim;
+  std::optional<unsigned> WarpSize, MinDegree;
+  std::optional<bool> ReportConditional, ReportBenign;
+
+  void applyTo(AnalysisOptions &O) const {
+    if (BlockDim)
+      O.BlockDim = BlockDim;
+    if (WarpSize)
+      O.WarpSize = *WarpSize;
+    if (MinDegree)
+      O.MinDegree = *MinDegree;
+    if (ReportConditional)
+      O.ReportConditional = *ReportConditional;
+    if (ReportBenign)
+      O.ReportBenign = *ReportBenign;
+  }
+};
+} // namespace
 
 int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                      llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
   ToolLayout Layout = ToolLayout::find(Argv[0]);
   std::vector<std::string> Files, ExtraArgs;
-  std::string BuildDir, CudaSetting = "auto", Arch;
-  std::vector<std::string> CheckGlobs = {"shmem-*"};
+  std::string BuildDir, CudaSetting = "auto", Arch, FilesRegex, DiffBase,
+                        ConfigFile;
+  bool UseConfig = true;
+  CommandLineSettings CL;
   bool SawDashDash = false;
   int ColorSetting = -1;
 
@@ -147,10 +341,14 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         << "Run 'shmem-lint --help' for usage.\n";
     return 2;
   };
-  auto ParseUnsigned = [&](llvm::StringRef V, unsigned &Dst) {
-    return !V.getAsInteger(10, Dst);
+  auto ParseUnsigned = [&](llvm::StringRef V, std::optional<unsigned> &Dst) {
+    unsigned N;
+    if (V.getAsInteger(10, N))
+      return false;
+    Dst = N;
+    return true;
   };
-  auto ParseBool = [&](llvm::StringRef V, bool &Dst) {
+  auto ParseBool = [&](llvm::StringRef V, std::optional<bool> &Dst) {
     if (V == "1" || V == "true" || V == "on") {
       Dst = true;
       return true;
@@ -219,34 +417,55 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       ColorSetting = 1;
     } else if (A == "--no-color") {
       ColorSetting = 0;
+    } else if (A == "--progress") {
+      Opts.Progress = 1;
+    } else if (A == "--no-progress") {
+      Opts.Progress = 0;
+    } else if (A == "--exit-zero") {
+      Opts.ExitZero = true;
+    } else if (A == "--no-config") {
+      UseConfig = false;
     } else if ((R = Value("-p", BuildDir))) {
       if (R < 0)
         return Fail("-p needs a directory");
+    } else if ((R = Value("-j", V)) || (R = Value("--jobs", V)) ||
+               (A.starts_with("-j") && A.size() > 2 && llvm::isDigit(A[2]))) {
+      if (R == 0)
+        V = A.substr(2).str(); // -j8
+      std::optional<unsigned> N;
+      if (R < 0 || !ParseUnsigned(V, N))
+        return Fail("invalid -j '" + V + "'; expected a number of files");
+      Opts.Parallelism = *N;
+    } else if ((R = Value("--files-regex", FilesRegex))) {
+      if (R < 0)
+        return Fail("--files-regex needs a regular expression");
+    } else if ((R = Value("--diff", DiffBase))) {
+      if (R < 0 || DiffBase.empty())
+        return Fail("--diff needs a git revision");
+    } else if ((R = Value("--config-file", ConfigFile))) {
+      if (R < 0)
+        return Fail("--config-file needs a file");
     } else if ((R = Value("--checks", V))) {
       if (R < 0)
         return Fail("--checks needs a value");
-      CheckGlobs.clear();
-      llvm::SmallVector<llvm::StringRef, 4> Parts;
-      llvm::StringRef(V).split(Parts, ',', -1, false);
-      for (llvm::StringRef P : Parts)
-        CheckGlobs.push_back(P.trim().str());
+      CL.CheckGlobs = splitCheckGlobs(V);
     } else if ((R = Value("--block-dim", V))) {
       auto D = R > 0 ? Dim3::parse(V) : std::nullopt;
       if (!D)
         return Fail("invalid --block-dim '" + V + "'; expected e.g. 256 or 32x8");
-      Opts.Analysis.BlockDim = D;
+      CL.BlockDim = D;
     } else if ((R = Value("--warp-size", V))) {
-      if (R < 0 || !ParseUnsigned(V, Opts.Analysis.WarpSize) ||
-          Opts.Analysis.WarpSize == 0 || Opts.Analysis.WarpSize > 64)
+      if (R < 0 || !ParseUnsigned(V, CL.WarpSize) || *CL.WarpSize == 0 ||
+          *CL.WarpSize > 64)
         return Fail("invalid --warp-size '" + V + "'");
     } else if ((R = Value("--min-degree", V))) {
-      if (R < 0 || !ParseUnsigned(V, Opts.Analysis.MinDegree))
+      if (R < 0 || !ParseUnsigned(V, CL.MinDegree))
         return Fail("invalid --min-degree '" + V + "'");
     } else if ((R = Value("--report-conditional", V))) {
-      if (R < 0 || !ParseBool(V, Opts.Analysis.ReportConditional))
+      if (R < 0 || !ParseBool(V, CL.ReportConditional))
         return Fail("invalid --report-conditional '" + V + "'");
     } else if ((R = Value("--report-benign", V))) {
-      if (R < 0 || !ParseBool(V, Opts.Analysis.ReportBenign))
+      if (R < 0 || !ParseBool(V, CL.ReportBenign))
         return Fail("invalid --report-benign '" + V + "'");
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)
@@ -261,6 +480,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     } else if ((R = Value("-o", Opts.OutputFile))) {
       if (R < 0)
         return Fail("-o needs a file");
+    } else if ((R = Value("--export-compile-commands",
+                          Opts.ExportCompileCommands))) {
+      if (R < 0)
+        return Fail("--export-compile-commands needs a file");
     } else if ((R = Value("--export-fixes", Opts.ExportFixes))) {
       if (R < 0)
         return Fail("--export-fixes needs a file");
@@ -280,19 +503,48 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                                  : (Opts.OutputFile.empty() &&
                                     llvm::sys::Process::StandardOutIsDisplayed());
 
-  for (unsigned K = 0; K < NumCheckKinds; ++K) {
-    bool On = false;
-    for (const std::string &G : CheckGlobs) {
-      bool Neg = !G.empty() && G[0] == '-';
-      if (globMatches(Neg ? llvm::StringRef(G).drop_front() : llvm::StringRef(G),
-                      checkName(CheckKind(K))))
-        On = !Neg;
-    }
-    Opts.Analysis.enable(CheckKind(K), On);
+  llvm::SmallString<256> CwdBuf;
+  llvm::sys::fs::current_path(CwdBuf);
+  const std::string Cwd = CwdBuf.str().str();
+
+  // `-- nvcc -Iinc -c k.cu -o k.o`: a whole compile command, as a build log
+  // shows it, is read like a compile database entry.
+  std::string CommandArch;
+  if (!ExtraArgs.empty() && !llvm::StringRef(ExtraArgs[0]).starts_with("-")) {
+    TranslatedCommand T = translateCompileCommand(ExtraArgs, Cwd);
+    for (const std::string &Msg : T.Errors)
+      Err << "shmem-lint: warning: compile command: " << Msg << "\n";
+    for (const std::string &Msg : T.Warnings)
+      Err << "shmem-lint: warning: compile command: " << Msg << "\n";
+    if (Opts.Verbose)
+      for (const std::string &D : T.Dropped)
+        Err << "shmem-lint: note: compile command: " << D << "\n";
+    ExtraArgs = withoutLanguageAndArch(T.Args);
+    if (!T.CudaArchs.empty())
+      CommandArch = T.CudaArchs.front();
+    if (Files.empty() && !T.InputFile.empty())
+      Files.push_back(T.InputFile);
   }
+
+  // The settings without any .clang-tidy: defaults, then the flags.
+  CL.applyTo(Opts.Analysis);
+  const std::bitset<NumCheckKinds> DefaultChecks =
+      applyCheckGlobs({}, {std::string("shmem-*")});
+  Opts.Analysis.Enabled =
+      CL.CheckGlobs ? applyCheckGlobs({}, *CL.CheckGlobs) : DefaultChecks;
   if (Opts.Analysis.Enabled.none())
     return Fail("--checks selects no check; known checks are shmem-bank-conflict, "
                 "shmem-divergent-barrier and shmem-race");
+
+  std::optional<llvm::Regex> FileFilter;
+  if (!FilesRegex.empty()) {
+    FileFilter.emplace(FilesRegex);
+    std::string Why;
+    if (!FileFilter->isValid(Why))
+      return Fail("invalid --files-regex '" + FilesRegex + "': " + Why);
+  }
+  if (!ConfigFile.empty() && !llvm::sys::fs::exists(ConfigFile))
+    return Fail("no such --config-file: '" + ConfigFile + "'");
 
   std::string Toolkit = findToolkit(CudaSetting);
   if (!Toolkit.empty() && CudaSetting != "auto") {
@@ -313,6 +565,14 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                   "'); reinstall shmem-lint");
   } else {
     CudaFlags = {"--cuda-path=" + Toolkit};
+    // CUDA 13 keeps CCCL (cuda/std, cub, thrust) under include/cccl, which
+    // nvcc adds implicitly and clang does not.
+    llvm::SmallString<256> Cccl(Toolkit);
+    llvm::sys::path::append(Cccl, "include", "cccl");
+    if (llvm::sys::fs::is_directory(Cccl)) {
+      CudaFlags.push_back("-isystem");
+      CudaFlags.push_back(Cccl.str().str());
+    }
   }
   if (Opts.Verbose)
     Err << "shmem-lint: CUDA headers: "
@@ -339,83 +599,223 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     return Args;
   };
 
+  // The compile database, its entries in the order it lists them, one per
+  // file (a file built for several targets is analysed once).
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB;
+  std::vector<DatabaseEntry> Entries;
+  std::map<std::string, size_t> EntryByKey;
   if (!BuildDir.empty()) {
     std::string ErrMsg;
-    auto DB = clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir,
-                                                                     ErrMsg);
+    DB = clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir,
+                                                                ErrMsg);
     if (!DB)
       return Fail("cannot read a compile database in '" + BuildDir +
                   "': " + ErrMsg);
-    std::vector<std::string> Wanted = Files;
-    if (Wanted.empty())
-      for (const std::string &F : DB->getAllFiles())
-        if (isCudaSource(F))
-          Wanted.push_back(F);
-    for (const std::string &F : Wanted) {
-      llvm::SmallString<256> Abs(F);
-      llvm::sys::fs::make_absolute(Abs);
-      auto Cmds = DB->getCompileCommands(Abs);
-      if (Cmds.empty())
-        Cmds = DB->getCompileCommands(F);
-      if (Cmds.empty()) {
-        Err << "shmem-lint: warning: '" << F
+    for (clang::tooling::CompileCommand &C : DB->getAllCompileCommands()) {
+      DatabaseEntry E;
+      E.File = absolutePath(C.Filename, C.Directory);
+      E.Key = fileKey(E.File);
+      if (EntryByKey.count(E.Key))
+        continue;
+      E.Command = std::move(C);
+      EntryByKey[E.Key] = Entries.size();
+      Entries.push_back(std::move(E));
+    }
+  }
+
+  // Which files: the ones named (directories expanded), else the CUDA files
+  // of the database, else (with --diff) the changed CUDA files.
+  std::vector<std::string> Wanted;
+  bool Filtered = !DiffBase.empty() || FileFilter.has_value();
+  for (const std::string &F : Files) {
+    std::string Abs = absolutePath(F, Cwd);
+    if (!llvm::sys::fs::is_directory(Abs)) {
+      Wanted.push_back(DB ? Abs : F);
+      continue;
+    }
+    if (DB) {
+      std::string Prefix = fileKey(Abs) + "/";
+      for (const DatabaseEntry &E : Entries)
+        if (llvm::StringRef(E.Key).starts_with(Prefix) &&
+            isCudaSource(E.File))
+          Wanted.push_back(E.File);
+    } else {
+      for (std::string &C : cudaFilesUnder(Abs))
+        Wanted.push_back(std::move(C));
+    }
+  }
+  std::map<std::string, TranslatedCommand> Translations;
+  auto Translate = [&](const DatabaseEntry &E) -> const TranslatedCommand & {
+    auto It = Translations.find(E.Key);
+    if (It == Translations.end())
+      It = Translations
+               .emplace(E.Key, translateCompileCommand(E.Command.CommandLine,
+                                                       E.Command.Directory))
+               .first;
+    return It->second;
+  };
+  if (Files.empty() && DB) {
+    for (const DatabaseEntry &E : Entries)
+      if (isCudaSource(E.File) || Translate(E).IsCuda)
+        Wanted.push_back(E.File);
+    // With --diff, changed headers may still be analysed below.
+    if (Wanted.empty() && DiffBase.empty())
+      return Fail("the compile database in '" + BuildDir +
+                  "' lists no CUDA files");
+  }
+
+  if (!DiffBase.empty()) {
+    std::vector<std::string> Changed;
+    std::string Why;
+    if (!changedFiles(Cwd, DiffBase, Changed, Why))
+      return Fail("--diff " + DiffBase + ": " + Why);
+    std::set<std::string> ChangedKeys;
+    for (const std::string &C : Changed)
+      ChangedKeys.insert(fileKey(C));
+    std::vector<std::string> Kept;
+    std::set<std::string> KeptKeys;
+    for (const std::string &W : Wanted) {
+      std::string K = fileKey(absolutePath(W, Cwd));
+      if (ChangedKeys.count(K)) {
+        Kept.push_back(W);
+        KeptKeys.insert(K);
+      }
+    }
+    // With nothing named, changed CUDA files the database does not list
+    // (headers) are analysed too, with the flags of their neighbours.
+    if (Files.empty())
+      for (const std::string &C : Changed)
+        if (isCudaSource(C) && !KeptKeys.count(fileKey(C)) &&
+            llvm::sys::fs::exists(C) &&
+            (!DB || !EntryByKey.count(fileKey(C))))
+          Kept.push_back(C);
+    if (Opts.Verbose)
+      Err << "shmem-lint: --diff " << DiffBase << ": " << Changed.size()
+          << " changed file(s), " << Kept.size() << " to analyse\n";
+    Wanted = std::move(Kept);
+  } else if (Files.empty() && !DB) {
+    return Fail("no input files");
+  }
+
+  if (FileFilter) {
+    std::vector<std::string> Kept;
+    for (const std::string &W : Wanted)
+      if (FileFilter->match(absolutePath(W, Cwd)))
+        Kept.push_back(W);
+    if (Opts.Verbose)
+      Err << "shmem-lint: --files-regex keeps " << Kept.size() << " of "
+          << Wanted.size() << " file(s)\n";
+    Wanted = std::move(Kept);
+  }
+
+  // Settings per file: defaults, the file's .clang-tidy, then the flags.
+  TidyConfigFinder Configs;
+  std::set<std::string> ReportedConfigs;
+  auto SettingsFor = [&](llvm::StringRef AbsFile) {
+    CheckSettings S;
+    for (AnalysisOptions &O : S.PerCheck)
+      O = AnalysisOptions();
+    const TidyConfig *C = nullptr;
+    if (UseConfig)
+      C = ConfigFile.empty() ? &Configs.forFile(AbsFile)
+                             : &Configs.forConfigFile(ConfigFile);
+    std::bitset<NumCheckKinds> Enabled = DefaultChecks;
+    if (C && !C->Files.empty()) {
+      std::vector<std::string> Warnings;
+      applyCheckOptions(C->Options, S.PerCheck, Warnings);
+      std::bitset<NumCheckKinds> FromFile =
+          applyCheckGlobs(Enabled, C->CheckGlobs);
+      bool First = ReportedConfigs.insert(C->Files.back()).second;
+      if (First) {
+        for (const std::string &W : Warnings)
+          Err << "shmem-lint: warning: " << C->Files.back() << ": " << W
+              << "\n";
+        if (Opts.Verbose) {
+          Err << "shmem-lint: note: using the settings of";
+          for (const std::string &F : C->Files)
+            Err << " '" << F << "'";
+          Err << "\n";
+        }
+      }
+      // A .clang-tidy that enables no shmem check was written for other
+      // checks; running shmem-lint means wanting its checks.
+      if (C->HasChecks && FromFile.none()) {
+        if (First && Opts.Verbose && !CL.CheckGlobs)
+          Err << "shmem-lint: note: '" << C->Files.back()
+              << "' enables no shmem-* check; its Checks are ignored\n";
+      } else {
+        Enabled = FromFile;
+      }
+    }
+    if (C)
+      for (const std::string &E : C->Errors)
+        if (ReportedConfigs.insert("error:" + E).second)
+          Err << "shmem-lint: warning: cannot use " << E << "\n";
+    S.Enabled = CL.CheckGlobs ? Opts.Analysis.Enabled : Enabled;
+    for (AnalysisOptions &O : S.PerCheck)
+      CL.applyTo(O);
+    return planAnalysisRuns(S);
+  };
+
+  std::set<std::string> Planned;
+  for (const std::string &W : Wanted) {
+    std::string Abs = absolutePath(W, Cwd);
+    if (!Planned.insert(fileKey(Abs)).second)
+      continue;
+    if (!DB) {
+      FileJob J{W, Cwd, BaseArgs(CommandArch), SettingsFor(Abs)};
+      J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
+      J.Args.push_back(W);
+      Opts.Jobs.push_back(std::move(J));
+      continue;
+    }
+    const DatabaseEntry *E = nullptr;
+    auto It = EntryByKey.find(fileKey(Abs));
+    if (It != EntryByKey.end())
+      E = &Entries[It->second];
+    if (!E) {
+      E = nearestEntry(Abs, Entries, /*PreferCuda=*/true);
+      if (!E) {
+        Err << "shmem-lint: warning: '" << W
             << "' is not in the compile database; analysing it without its "
                "flags\n";
-        FileJob J{Abs.str().str(), ".", BaseArgs("")};
+        FileJob J{Abs, Cwd, BaseArgs(""), SettingsFor(Abs)};
         J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
-        J.Args.push_back(J.File);
+        J.Args.push_back(Abs);
         Opts.Jobs.push_back(std::move(J));
         continue;
       }
-      const auto &C = Cmds.front();
-      // nvcc's flags become clang's: response files expanded, -gencode
-      // mapped to --cuda-gpu-arch, host-compiler wrappers unwrapped,
-      // nvcc-only flags dropped.
-      TranslatedCommand T = translateCompileCommand(C.CommandLine, C.Directory);
-      for (const std::string &E : T.Errors)
-        Err << "shmem-lint: warning: " << C.Filename << ": " << E << "\n";
-      for (const std::string &W : T.Warnings)
-        Err << "shmem-lint: warning: " << C.Filename << ": " << W << "\n";
+      if (Opts.Verbose)
+        Err << "shmem-lint: note: '" << W
+            << "' is not in the compile database; using the flags of '"
+            << E->File << "'\n";
+    }
+    const clang::tooling::CompileCommand &C = E->Command;
+    // nvcc's flags become clang's: response files expanded, -gencode
+    // mapped to --cuda-gpu-arch, host-compiler wrappers unwrapped,
+    // nvcc-only flags dropped.
+    const TranslatedCommand &T = Translate(*E);
+    bool FirstUse = ReportedConfigs.insert("cmd:" + E->Key).second;
+    if (FirstUse) {
+      for (const std::string &Msg : T.Errors)
+        Err << "shmem-lint: warning: " << C.Filename << ": " << Msg << "\n";
+      for (const std::string &Msg : T.Warnings)
+        Err << "shmem-lint: warning: " << C.Filename << ": " << Msg << "\n";
       if (Opts.Verbose)
         for (const std::string &D : T.Dropped)
           Err << "shmem-lint: note: " << C.Filename << ": " << D << "\n";
-      FileJob J{T.InputFile.empty() ? C.Filename : T.InputFile, C.Directory,
-                BaseArgs(T.CudaArchs.empty() ? "" : T.CudaArchs.front())};
-      llvm::SmallString<256> Path(J.File);
-      if (!llvm::sys::path::is_absolute(Path)) {
-        Path = C.Directory;
-        llvm::sys::path::append(Path, J.File);
-      }
-      J.File = Path.str().str();
-      for (const std::string &A : T.Args) {
-        // The driver picks the one architecture and the language itself.
-        llvm::StringRef AR(A);
-        if (AR.starts_with("--cuda-gpu-arch=") || AR == "-x" || AR == "cuda" ||
-            AR == "cu")
-          continue;
-        J.Args.push_back(A);
-      }
-      J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
-      J.Args.push_back(J.File);
-      Opts.Jobs.push_back(std::move(J));
     }
-    if (Opts.Jobs.empty())
-      return Fail("the compile database in '" + BuildDir +
-                  "' lists no CUDA files");
-    (void)flagsFromDatabase;
-    return -1;
-  }
-
-  if (Files.empty())
-    return Fail("no input files");
-  llvm::SmallString<256> Cwd;
-  llvm::sys::fs::current_path(Cwd);
-  for (const std::string &F : Files) {
-    FileJob J{F, Cwd.str().str(), BaseArgs("")};
+    FileJob J{Abs, C.Directory,
+              BaseArgs(T.CudaArchs.empty() ? "" : T.CudaArchs.front()),
+              SettingsFor(Abs)};
+    for (std::string &A : withoutLanguageAndArch(T.Args))
+      J.Args.push_back(std::move(A));
     J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
-    J.Args.push_back(F);
+    J.Args.push_back(J.File);
     Opts.Jobs.push_back(std::move(J));
   }
+  if (Opts.Jobs.empty() && !Filtered)
+    return Fail("no input files");
   return -1;
 }
 
@@ -455,9 +855,41 @@ void writeReport(const DriverOptions &Opts,
                    << "': " << EC.message() << "\n";
       return;
     }
+    // Relative paths in the findings are relative to the directory the
+    // file was compiled in, which clang-apply-replacements reads from
+    // BuildDirectory.
     writeExportFixesYaml(Y, Opts.Jobs.empty() ? "" : Opts.Jobs.front().File,
-                         Findings);
+                         Findings,
+                         Opts.Jobs.empty() ? "" : Opts.Jobs.front().Directory);
   }
+}
+
+int writeCompileCommands(const DriverOptions &Opts, llvm::raw_ostream &Err) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Opts.ExportCompileCommands, EC);
+  if (EC) {
+    Err << "shmem-lint: error: cannot write '" << Opts.ExportCompileCommands
+        << "': " << EC.message() << "\n";
+    return 2;
+  }
+  llvm::json::OStream J(OS, 2);
+  J.array([&] {
+    for (const FileJob &Job : Opts.Jobs)
+      J.object([&] {
+        J.attribute("directory", Job.Directory);
+        J.attribute("file", absolutePath(Job.File, Job.Directory));
+        J.attributeArray("arguments", [&] {
+          for (const std::string &A : Job.Args)
+            if (A != "-w") // Other tools may want clang's warnings.
+              J.value(A);
+        });
+      });
+  });
+  OS << "\n";
+  if (Opts.Verbose)
+    Err << "shmem-lint: wrote " << Opts.Jobs.size() << " command(s) to '"
+        << Opts.ExportCompileCommands << "'\n";
+  return 0;
 }
 
 } // namespace shmem
@@ -467,5 +899,7 @@ int main(int Argc, const char **Argv) {
   int R = shmem::parseCommandLine(Argc, Argv, Opts, llvm::outs(), llvm::errs());
   if (R >= 0)
     return R;
+  if (!Opts.ExportCompileCommands.empty())
+    return shmem::writeCompileCommands(Opts, llvm::errs());
   return shmem::runDriver(Opts, llvm::outs(), llvm::errs());
 }

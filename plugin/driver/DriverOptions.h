@@ -19,6 +19,10 @@ struct FileJob {
   std::string File;
   std::string Directory;
   std::vector<std::string> Args; ///< Starts with the compiler path.
+  /// One runChecks() call each: the enabled checks grouped by the settings
+  /// the kernel walk depends on (see planAnalysisRuns()). Filled from the
+  /// command line and the file's .clang-tidy.
+  std::vector<AnalysisOptions> Runs;
 };
 
 /// Where the driver's own files are (found from its executable).
@@ -32,11 +36,21 @@ struct ToolLayout {
 
 struct DriverOptions {
   AnalysisOptions Analysis;
+  /// In the order findings are merged; one per file, no file twice.
   std::vector<FileJob> Jobs;
+  /// Files analysed at once (-j); 0 means one per core.
+  unsigned Parallelism = 0;
+  /// Progress line on stderr: -1 when stderr is a terminal, 0 never, 1 always.
+  int Progress = -1;
   std::string Format = "text";
   std::string OutputFile;
   std::string ExportFixes;
+  /// --export-compile-commands: write the jobs' clang commands as a
+  /// compile_commands.json for other clang tools, instead of analysing.
+  std::string ExportCompileCommands;
   bool Verbose = false;
+  /// --exit-zero: findings alone do not make the exit status 1.
+  bool ExitZero = false;
   bool Color = false;
   bool ShowCompilerDiagnostics = true;
 };
@@ -48,6 +62,11 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
 
 int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
+
+/// Writes the jobs as a compile database of clang commands (the nvcc
+/// translation done once, for clang-tidy, clangd and editors). Returns the
+/// exit status.
+int writeCompileCommands(const DriverOptions &Opts, llvm::raw_ostream &Err);
 
 /// Print findings in the selected format.
 void writeReport(const DriverOptions &Opts,

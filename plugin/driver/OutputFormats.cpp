@@ -704,6 +704,19 @@ void writeGitHub(llvm::raw_ostream &OS,
       Message += "\n" + F.Detail;
     OS << escapeGitHubData(Message) << '\n';
   }
+  // GitHub turns at most 10 warnings of a step (50 of a job) into
+  // annotations; say so rather than let the rest go unnoticed. Notices have
+  // a limit of their own.
+  if (Findings.size() > GitHubAnnotationsPerStep)
+    OS << "::notice title=shmem-lint::"
+       << escapeGitHubData(
+              std::to_string(Findings.size()) +
+              " findings; GitHub annotates only the first " +
+              std::to_string(GitHubAnnotationsPerStep) +
+              " warnings of a step. Every finding is in this step's log; "
+              "upload --format=sarif to code scanning to see them all on "
+              "the pull request.")
+       << '\n';
 }
 
 void writeGitLab(llvm::raw_ostream &OS,

@@ -8,7 +8,8 @@
 //   sarif   SARIF 2.1.0 for GitHub code scanning: every known check as a
 //           rule, repo-relative URIs against %SRCROOT%, notes as
 //           relatedLocations, fixes, stable partialFingerprints;
-//   github  GitHub Actions workflow commands (::warning file=..::message);
+//   github  GitHub Actions workflow commands (::warning file=..::message),
+//           and a ::notice when there are more than GitHub annotates;
 //   gitlab  GitLab Code Quality (a JSON array);
 //   json    a plain JSON array with every field.
 // and, separately, clang-tidy's --export-fixes YAML for the PR bots that read
@@ -119,6 +120,9 @@ std::string repoRelativePath(llvm::StringRef File, llvm::StringRef RepoRoot);
 /// The fingerprint described above, without the ":N" suffix.
 std::string findingFingerprint(const ReportedFinding &F,
                                const OutputContext &Ctx);
+
+/// Warnings GitHub turns into annotations in one workflow step.
+constexpr size_t GitHubAnnotationsPerStep = 10;
 
 /// GitHub workflow command escaping: the message, and property values.
 std::string escapeGitHubData(llvm::StringRef S);

@@ -38,6 +38,9 @@ struct ReportedFinding {
   std::vector<ReportedNote> Notes;
   std::vector<ReportedFix> Fixes;
   std::string Detail; ///< Multi-line extra shown under --verbose.
+  /// Finding::Weight: when files share a header, the worst of the findings
+  /// at one place is kept.
+  unsigned Weight = 0;
 };
 
 } // namespace shmem

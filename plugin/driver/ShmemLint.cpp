@@ -18,14 +18,23 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/thread.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
+#include <tuple>
 
 using namespace clang;
 
@@ -65,6 +74,7 @@ public:
     R.Loc = resolve(F.Loc);
     R.Message = F.Message;
     R.Detail = F.Detail;
+    R.Weight = F.Weight;
     for (const FindingNote &N : F.Notes)
       R.Notes.push_back({resolve(N.Loc), N.Message});
     for (const FixItHint &H : F.Fixes) {
@@ -98,52 +108,85 @@ private:
   std::set<std::string> &Seen;
 };
 
-struct RunState {
-  const DriverOptions &Opts;
+/// What analysing one file produced. Workers fill one each; the main thread
+/// prints and merges them in file order, so the output does not depend on -j.
+struct JobResult {
   std::vector<ReportedFinding> Findings;
-  std::set<std::string> Seen;
+  /// clang's diagnostics and the driver's messages about this file.
+  std::string Messages;
   RunStats Stats;
+  bool Analysed = false;
 };
 
 class LintConsumer : public ASTConsumer {
 public:
-  explicit LintConsumer(RunState &S) : S(S) {}
+  LintConsumer(const FileJob &Job, JobResult &R) : Job(Job), R(R) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    DriverSink Sink(Ctx.getSourceManager(), S.Findings, S.Seen);
-    RunStats R = runChecks(Ctx, S.Opts.Analysis, Sink);
-    S.Stats.Kernels += R.Kernels;
-    S.Stats.Shapes += R.Shapes;
-    S.Stats.SharedAccesses += R.SharedAccesses;
-    S.Stats.Barriers += R.Barriers;
+    std::set<std::string> Seen;
+    DriverSink Sink(Ctx.getSourceManager(), R.Findings, Seen);
+    for (const AnalysisOptions &Run : Job.Runs) {
+      RunStats S = runChecks(Ctx, Run, Sink);
+      // Kernels are counted once however many runs cover them.
+      R.Stats.Kernels = std::max(R.Stats.Kernels, S.Kernels);
+      R.Stats.Shapes += S.Shapes;
+      R.Stats.SharedAccesses += S.SharedAccesses;
+      R.Stats.Barriers += S.Barriers;
+    }
   }
 
 private:
-  RunState &S;
+  const FileJob &Job;
+  JobResult &R;
 };
 
 class LintAction : public ASTFrontendAction {
 public:
-  explicit LintAction(RunState &S) : S(S) {}
+  LintAction(const FileJob &Job, JobResult &R) : Job(Job), R(R) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<LintConsumer>(S);
+    return std::make_unique<LintConsumer>(Job, R);
   }
 
 private:
-  RunState &S;
+  const FileJob &Job;
+  JobResult &R;
 };
 
 class LintActionFactory : public tooling::FrontendActionFactory {
 public:
-  explicit LintActionFactory(RunState &S) : S(S) {}
+  LintActionFactory(const FileJob &Job, JobResult &R, llvm::raw_ostream &Msg)
+      : Job(Job), R(R), Msg(Msg) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<LintAction>(S);
+    return std::make_unique<LintAction>(Job, R);
+  }
+
+  /// FrontendActionFactory::runInvocation(), but clang's "N errors
+  /// generated" goes with the file's other messages instead of straight to
+  /// stderr, where it would overtake them when files run in parallel.
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    CompilerInstance Compiler(std::move(Invocation), std::move(PCHContainerOps));
+    Compiler.setVirtualFileSystem(Files->getVirtualFileSystemPtr());
+    Compiler.setFileManager(Files);
+    Compiler.setVerboseOutputStream(Msg);
+    std::unique_ptr<FrontendAction> Action(create());
+    Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
+    if (!Compiler.hasDiagnostics())
+      return false;
+    Compiler.createSourceManager();
+    const bool Success = Compiler.ExecuteAction(*Action);
+    Files->clearStatCache();
+    return Success;
   }
 
 private:
-  RunState &S;
+  const FileJob &Job;
+  JobResult &R;
+  llvm::raw_ostream &Msg;
 };
 
 /// One command per file, exactly as the driver built it.
@@ -159,38 +202,200 @@ public:
   }
 };
 
+/// Parses and analyses one file. Runs on a worker thread: everything it
+/// touches is its own, and clang's messages go to the result, not stderr.
+JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
+  JobResult R;
+  llvm::raw_string_ostream Msg(R.Messages);
+  if (!llvm::sys::fs::exists(Job.File)) {
+    Msg << "shmem-lint: error: no such file: '" << Job.File << "'\n";
+    return R;
+  }
+  if (!llvm::sys::fs::is_directory(Job.Directory)) {
+    Msg << "shmem-lint: error: '" << Job.File
+        << "' could not be analysed: its compile directory '" << Job.Directory
+        << "' does not exist\n";
+    return R;
+  }
+  if (Job.Runs.empty()) {
+    // The file's .clang-tidy and the flags leave no check to run.
+    R.Analysed = true;
+    return R;
+  }
+  // ClangTool looks files up by absolute path.
+  llvm::SmallString<256> Abs(Job.File);
+  llvm::sys::path::make_absolute(Job.Directory, Abs);
+  FixedCommands DB;
+  tooling::CompileCommand C(Job.Directory, Abs.str().str(), Job.Args, "");
+  DB.Commands[Abs.str().str()] = C;
+  // A file system of its own: ClangTool sets the working directory of the
+  // file system it is given, and the real one's is the process's, shared by
+  // every worker.
+  tooling::ClangTool Tool(DB, {Abs.str().str()},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
+  Tool.clearArgumentsAdjusters();
+  Tool.setPrintErrorMessage(false);
+  DiagnosticOptions DiagOpts;
+  DiagOpts.ShowColors = ColorDiagnostics;
+  TextDiagnosticPrinter Printer(Msg, DiagOpts);
+  Tool.setDiagnosticConsumer(&Printer);
+  LintActionFactory F(Job, R, Msg);
+  int RC = Tool.run(&F);
+  if (RC != 0)
+    Msg << "shmem-lint: error: '" << Job.File
+        << "' could not be analysed (see the errors above)\n";
+  else
+    R.Analysed = true;
+  return R;
+}
+
+/// A one-line "[3/40] kernels.cu" on stderr, rewritten in place.
+class ProgressLine {
+public:
+  ProgressLine(llvm::raw_ostream &Err, bool On, size_t Total)
+      : Err(Err), On(On), Total(Total) {}
+  void show(size_t Done, llvm::StringRef File) {
+    if (!On)
+      return;
+    clear();
+    std::string Line = "[" + std::to_string(Done) + "/" +
+                       std::to_string(Total) + "] " +
+                       llvm::sys::path::filename(File).str();
+    Err << Line;
+    Err.flush();
+    Shown = Line.size();
+  }
+  void clear() {
+    if (!On || !Shown)
+      return;
+    Err << "\r" << std::string(Shown, ' ') << "\r";
+    Err.flush();
+    Shown = 0;
+  }
+
+private:
+  llvm::raw_ostream &Err;
+  bool On;
+  size_t Total;
+  size_t Shown = 0;
+};
+
+/// One finding per check and place: a header included from several files
+/// is analysed in each (perhaps with other launch shapes), as runChecks()
+/// analyses a kernel once per shape.
+std::string findingKey(const ReportedFinding &F) {
+  return F.Check + "|" + F.Loc.File + ":" + std::to_string(F.Loc.Line) + ":" +
+         std::to_string(F.Loc.Column);
+}
+
 } // namespace
+
+static unsigned effectiveParallelism(const DriverOptions &Opts) {
+  unsigned N = Opts.Parallelism;
+  if (N == 0)
+    N = std::max(1u, std::thread::hardware_concurrency());
+  return std::max<size_t>(1, std::min<size_t>(N, Opts.Jobs.size()));
+}
 
 int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err) {
-  RunState State{Opts, {}, {}, {}};
-  unsigned Analysed = 0, Failed = 0;
-  for (const FileJob &Job : Opts.Jobs) {
-    if (!llvm::sys::fs::exists(Job.File)) {
-      Err << "shmem-lint: error: no such file: '" << Job.File << "'\n";
-      ++Failed;
-      continue;
+  const size_t N = Opts.Jobs.size();
+  const unsigned Workers = effectiveParallelism(Opts);
+  bool ShowProgress = Opts.Progress == 1 ||
+                      (Opts.Progress == -1 && N > 1 &&
+                       llvm::sys::Process::StandardErrIsDisplayed());
+  bool ColorDiagnostics = llvm::sys::Process::StandardErrHasColors();
+  if (Opts.Verbose && N > 1)
+    Err << "shmem-lint: analysing " << N << " files, " << Workers
+        << " at a time\n";
+
+  // Results are printed as soon as every earlier file's are: clang's errors
+  // appear in file order however the workers finish.
+  std::vector<std::optional<JobResult>> Results(N);
+  std::mutex Lock;
+  size_t Next = 0, Printed = 0, Done = 0;
+  ProgressLine Progress(Err, ShowProgress, N);
+  auto Finish = [&](size_t I, JobResult R) {
+    std::lock_guard<std::mutex> G(Lock);
+    Results[I] = std::move(R);
+    ++Done;
+    while (Printed < N && Results[Printed]) {
+      if (!Results[Printed]->Messages.empty()) {
+        Progress.clear();
+        Err << Results[Printed]->Messages;
+        Err.flush();
+      }
+      ++Printed;
     }
-    // ClangTool looks files up by absolute path.
-    llvm::SmallString<256> Abs(Job.File);
-    llvm::sys::path::make_absolute(Job.Directory, Abs);
-    FixedCommands DB;
-    tooling::CompileCommand C(Job.Directory, Abs.str().str(), Job.Args, "");
-    DB.Commands[Abs.str().str()] = C;
-    tooling::ClangTool Tool(DB, {Abs.str().str()});
-    Tool.clearArgumentsAdjusters();
-    if (!Opts.ShowCompilerDiagnostics)
-      Tool.setPrintErrorMessage(true);
-    LintActionFactory F(State);
-    int RC = Tool.run(&F);
-    if (RC != 0) {
-      Err << "shmem-lint: error: '" << Job.File
-          << "' could not be analysed (see the errors above)\n";
-      ++Failed;
-    } else {
+    Progress.show(Done, Opts.Jobs[I].File);
+  };
+  auto Work = [&] {
+    for (;;) {
+      size_t I;
+      {
+        std::lock_guard<std::mutex> G(Lock);
+        if (Next == N)
+          return;
+        I = Next++;
+      }
+      Finish(I, analyseFile(Opts.Jobs[I], ColorDiagnostics));
+    }
+  };
+  if (Workers <= 1) {
+    Work();
+  } else {
+    // Clang's parser and the kernel walker recurse deeply; give each worker
+    // the stack the main thread has.
+    std::vector<llvm::thread> Threads;
+    for (unsigned T = 0; T < Workers; ++T)
+      Threads.emplace_back(std::optional<unsigned>(8u << 20), Work);
+    for (llvm::thread &T : Threads)
+      T.join();
+  }
+  Progress.clear();
+
+  // Merge: a header included from several files is reported once (the
+  // worst finding, the first file's on ties); the findings are sorted by
+  // place, as clang-tidy sorts its diagnostics.
+  std::vector<ReportedFinding> Findings;
+  std::map<std::string, size_t> Seen;
+  RunStats Stats;
+  unsigned Analysed = 0, Failed = 0;
+  for (std::optional<JobResult> &R : Results) {
+    if (R->Analysed)
       ++Analysed;
+    else
+      ++Failed;
+    Stats.Kernels += R->Stats.Kernels;
+    Stats.Shapes += R->Stats.Shapes;
+    Stats.SharedAccesses += R->Stats.SharedAccesses;
+    Stats.Barriers += R->Stats.Barriers;
+    for (ReportedFinding &F : R->Findings) {
+      auto [It, New] = Seen.emplace(findingKey(F), Findings.size());
+      if (New)
+        Findings.push_back(std::move(F));
+      else if (F.Weight > Findings[It->second].Weight)
+        Findings[It->second] = std::move(F);
     }
   }
+  // (std::stable_sort would need libstdc++'s deprecated temporary buffer.)
+  std::vector<size_t> Order(Findings.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    const ReportedFinding &X = Findings[A], &Y = Findings[B];
+    return std::tie(X.Loc.File, X.Loc.Line, X.Loc.Column, X.Check, A) <
+           std::tie(Y.Loc.File, Y.Loc.Line, Y.Loc.Column, Y.Check, B);
+  });
+  std::vector<ReportedFinding> Sorted;
+  Sorted.reserve(Findings.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Findings[I]));
+  Findings = std::move(Sorted);
+
+  if (N == 0)
+    Err << "shmem-lint: no files to analyse\n";
   if (!Opts.OutputFile.empty()) {
     std::error_code EC;
     llvm::raw_fd_ostream File(Opts.OutputFile, EC);
@@ -199,20 +404,21 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           << "': " << EC.message() << "\n";
       return 2;
     }
-    writeReport(Opts, State.Findings, File);
+    writeReport(Opts, Findings, File);
   } else {
-    writeReport(Opts, State.Findings, Out);
+    writeReport(Opts, Findings, Out);
   }
   if (Opts.Verbose)
     Err << "shmem-lint: " << Analysed << " file(s) analysed, " << Failed
-        << " failed; " << State.Stats.Kernels << " kernel(s), "
-        << State.Stats.Shapes << " block shape(s), "
-        << State.Stats.SharedAccesses << " shared access(es), "
-        << State.Stats.Barriers << " barrier(s); " << State.Findings.size()
-        << " finding(s)\n";
+        << " failed; " << Stats.Kernels << " kernel(s), " << Stats.Shapes
+        << " block shape(s), " << Stats.SharedAccesses
+        << " shared access(es), " << Stats.Barriers << " barrier(s); "
+        << Findings.size() << " finding(s)\n";
+  if (N == 0)
+    return 0;
   if (Analysed == 0)
     return 2;
-  if (!State.Findings.empty() || Failed)
+  if ((!Findings.empty() && !Opts.ExitZero) || Failed)
     return 1;
   return 0;
 }

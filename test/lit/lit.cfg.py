@@ -2,6 +2,7 @@
 # lit configuration for shmem-lint's end-to-end tests.
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -57,6 +58,31 @@ if os.path.exists(os.path.join(config.cuda_toolkit, "include", "cuda_runtime.h")
     config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+
+# Driver and integration tests (test/lit/driver, test/lit/integration): real
+# tools where the machine has them, each test REQUIRES what it runs.
+for tool in ("git", "cmake", "ninja", "make", "pre-commit"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
+if os.path.exists(os.path.join(os.path.dirname(config.filecheck),
+                               "clang-apply-replacements")):
+    config.available_features.add("clang-apply-replacements")
+if os.path.exists("/usr/local/cuda/bin/nvcc"):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", "/usr/local/cuda/bin/nvcc"))
+config.substitutions.append(("%shmem_source", config.shmem_source_dir))
+# SARIF is checked against the official schema with Debian's python3, which
+# has python3-jsonschema and python3-yaml (a pyenv or venv python may not).
+sarif_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else config.python
+config.substitutions.append(("%sys_python", sarif_python))
+if subprocess.call([sarif_python, "-c", "import yaml"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("python-yaml")
+config.substitutions.append(
+    ("%validate_sarif", "%s %s %s" % (
+        sarif_python,
+        os.path.join(config.shmem_source_dir, "test", "sarif", "validate_sarif.py"),
+        os.path.join(config.shmem_source_dir, "test", "sarif", "sarif-schema-2.1.0.json"))))
 
 # Tests never depend on the caller's environment for CUDA.
 for var in ("CUDA_PATH", "CUDA_HOME"):

@@ -615,6 +615,20 @@ TEST(OutputFormatsTest, GitHub) {
             "write to 'tile' races with the read at line 3%0Aa%0Ab\n");
 }
 
+TEST(OutputFormatsTest, GitHubSaysWhenThereAreMoreThanItAnnotates) {
+  std::vector<ReportedFinding> Ten(GitHubAnnotationsPerStep, race());
+  std::string Out = render(OutputFormat::GitHub, Ten, context());
+  EXPECT_EQ(Out.find("::notice"), std::string::npos);
+  std::vector<ReportedFinding> Eleven(GitHubAnnotationsPerStep + 1, race());
+  Out = render(OutputFormat::GitHub, Eleven, context());
+  llvm::StringRef Last = llvm::StringRef(Out).rtrim('\n').rsplit('\n').second;
+  EXPECT_EQ(Last, "::notice title=shmem-lint::11 findings; GitHub annotates "
+                  "only the first 10 warnings of a step. Every finding is in "
+                  "this step's log; upload --format=sarif to code scanning "
+                  "to see them all on the pull request.");
+  EXPECT_EQ(llvm::StringRef(Out).count("::warning "), 11u);
+}
+
 TEST(OutputFormatsTest, GitHubEscaping) {
   EXPECT_EQ(escapeGitHubData("100% of\r\nlanes: a,b"),
             "100%25 of%0D%0Alanes: a,b");

@@ -1,0 +1,2 @@
+// Host code compiled by g++: not CUDA, not analysed.
+int main() { return 0; }
