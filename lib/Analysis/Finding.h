@@ -9,10 +9,13 @@
 #ifndef SHMEM_LINT_ANALYSIS_FINDING_H
 #define SHMEM_LINT_ANALYSIS_FINDING_H
 
+#include "BankPicture.h"
+
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +54,9 @@ struct Finding {
   std::vector<clang::FixItHint> Fixes;
   /// Multi-line extra detail for verbose output (e.g. the lane->bank map).
   std::string Detail;
+  /// shmem-bank-conflict: the warp's lane->bank picture as written and
+  /// under the what-if layouts (padded, XOR swizzle), for renderers.
+  std::optional<BankPicture> Picture;
   /// How bad the finding is, to keep the worst when one location is found
   /// several times (per template instantiation, block shape or call site).
   unsigned Weight = 0;

@@ -12,6 +12,7 @@
 #include "Checks.h"
 
 #include "BankModel.h"
+#include "BankWhatIf.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
@@ -36,6 +37,8 @@ struct WarpVerdict {
   BankResult Result;
   unsigned Warp = 0;
   std::vector<std::optional<int64_t>> Addr;
+  /// The values of the unknowns Addr was computed with.
+  SymbolBinding Bind;
   /// Residue conditions: degree for each enumerated assignment.
   bool Conditional = false;
   std::vector<std::pair<SymbolBinding, unsigned>> ByAssignment;
@@ -117,6 +120,8 @@ private:
   const KernelContext &K;
   FindingSink &Sink;
   BankModel Model;
+  /// The lane->bank pictures findings carry (as written and what-ifs).
+  BankWhatIf WhatIf{K};
 
   static AccessOp opOf(const SharedAccess &A) {
     return A.Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
@@ -197,6 +202,7 @@ private:
           V.Valid = true;
           V.Result = R;
           V.Addr = Addr;
+          V.Bind = Bind;
         }
       }
       if (!Varying.empty()) {
@@ -307,29 +313,6 @@ private:
       else
         OS << ", so the lanes cycle through only " << Banks << " banks";
     }
-    return OS.str();
-  }
-
-  std::string picture(const WarpVerdict &V) {
-    std::ostringstream OS;
-    const BankResult &R = V.Result;
-    OS << "lane -> bank (warp " << V.Warp << "):\n";
-    for (unsigned Row = 0; Row < (R.LaneBank.size() + 15) / 16; ++Row) {
-      OS << "  lanes " << (Row * 16 < 10 ? " " : "") << Row * 16 << "-"
-         << Row * 16 + 15 << ":";
-      for (unsigned L = Row * 16; L < std::min<size_t>(R.LaneBank.size(), Row * 16 + 16); ++L) {
-        if (R.LaneBank[L] < 0)
-          OS << "  .";
-        else
-          OS << (R.LaneBank[L] < 10 ? "  " : " ") << R.LaneBank[L];
-      }
-      OS << "\n";
-    }
-    OS << "  distinct words per bank:";
-    for (unsigned B = 0; B < R.WordsPerBank.size(); ++B)
-      if (R.WordsPerBank[B])
-        OS << " b" << B << "=" << R.WordsPerBank[B];
-    OS << "\n";
     return OS.str();
   }
 
@@ -476,7 +459,8 @@ private:
       Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
              "the kernel or the BlockDim option";
     F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
-    F.Detail = picture(V);
+    F.Picture = WhatIf.picture(A, V.Warp, V.Addr, V.Bind, Pad);
+    F.Detail = renderBankPictureText(*F.Picture);
     F.Weight = R.Wavefronts * 64 / std::max(1u, R.IdealWavefronts);
     Sink.report(F);
   }

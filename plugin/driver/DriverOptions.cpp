@@ -2,6 +2,7 @@
 
 #include "DriverOptions.h"
 
+#include "Explain.h"
 #include "NvccCommand.h"
 #include "OutputFormats.h"
 
@@ -38,6 +39,8 @@ namespace shmem {
 
 static const char *const Usage = R"(USAGE: shmem-lint [options] FILE|DIR... [-- COMPILER-ARGS...]
        shmem-lint -p BUILD-DIR [options] [FILE|DIR...]
+       shmem-lint explain --shape 32x32 --type float --index 'tile[lane][5]'
+       shmem-lint explain --modulus 32 --step 8
 
 Finds CUDA shared-memory bank conflicts, divergent barriers and races.
 
@@ -70,7 +73,7 @@ CUDA:
                           the lowest the build compiles for, else sm_80)
 
 OUTPUT:
-  --format=FMT            text (default), sarif, github, gitlab, json
+  --format=FMT            text (default), sarif, github, gitlab, json, html
   -o FILE                 write the report to FILE
   --export-fixes=FILE     write fix-its as clang-tidy YAML
   --export-compile-commands=FILE  write the clang commands shmem-lint would
@@ -895,6 +898,11 @@ int writeCompileCommands(const DriverOptions &Opts, llvm::raw_ostream &Err) {
 } // namespace shmem
 
 int main(int Argc, const char **Argv) {
+  // `shmem-lint explain ...`: the lane->bank picture of one access, or the
+  // residue lab (Explain.h).
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "explain")
+    return shmem::runExplain(Argv[0], Argc - 2, Argv + 2, llvm::outs(),
+                             llvm::errs());
   shmem::DriverOptions Opts;
   int R = shmem::parseCommandLine(Argc, Argv, Opts, llvm::outs(), llvm::errs());
   if (R >= 0)

@@ -1,6 +1,7 @@
 //===- OutputFormats.cpp - Render the findings of one run -----------------===//
 
 #include "OutputFormats.h"
+#include "HtmlReport.h"
 
 #include "Analysis/Finding.h"
 
@@ -30,7 +31,7 @@ struct FormatName {
 const FormatName FormatNames[] = {
     {OutputFormat::Text, "text"},     {OutputFormat::Sarif, "sarif"},
     {OutputFormat::GitHub, "github"}, {OutputFormat::GitLab, "gitlab"},
-    {OutputFormat::Json, "json"},
+    {OutputFormat::Json, "json"},     {OutputFormat::Html, "html"},
 };
 } // namespace
 
@@ -51,7 +52,7 @@ llvm::StringRef outputFormatName(OutputFormat F) {
 }
 
 llvm::StringRef outputFormatNames() {
-  return "text, sarif, github, gitlab, json";
+  return "text, sarif, github, gitlab, json, html";
 }
 
 //===----------------------------------------------------------------------===//
@@ -841,6 +842,9 @@ void writeFindings(llvm::raw_ostream &OS, OutputFormat Format,
     return;
   case OutputFormat::Json:
     writeJson(OS, Findings, P);
+    return;
+  case OutputFormat::Html:
+    writeHtmlReport(OS, Findings, Ctx);
     return;
   }
 }

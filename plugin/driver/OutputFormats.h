@@ -11,7 +11,8 @@
 //   github  GitHub Actions workflow commands (::warning file=..::message),
 //           and a ::notice when there are more than GitHub annotates;
 //   gitlab  GitLab Code Quality (a JSON array);
-//   json    a plain JSON array with every field.
+//   json    a plain JSON array with every field;
+//   html    a self-contained page with lane->bank pictures (HtmlReport.h).
 // and, separately, clang-tidy's --export-fixes YAML for the PR bots that read
 // it.
 //
@@ -39,14 +40,14 @@
 
 namespace shmem {
 
-enum class OutputFormat { Text, Sarif, GitHub, GitLab, Json };
+enum class OutputFormat { Text, Sarif, GitHub, GitLab, Json, Html };
 
-/// "text", "sarif", "github", "gitlab", "json" (any case). False for anything
-/// else, leaving \p F alone.
+/// "text", "sarif", "github", "gitlab", "json", "html" (any case). False for
+/// anything else, leaving \p F alone.
 bool parseOutputFormat(llvm::StringRef Name, OutputFormat &F);
 /// The name parseOutputFormat() takes.
 llvm::StringRef outputFormatName(OutputFormat F);
-/// "text, sarif, github, gitlab, json", for --help and error messages.
+/// "text, sarif, github, gitlab, json, html", for --help and error messages.
 llvm::StringRef outputFormatNames();
 
 /// Reads a whole file; std::nullopt if it cannot. Used for source lines

@@ -9,6 +9,9 @@
 #ifndef SHMEM_LINT_DRIVER_REPORTEDFINDING_H
 #define SHMEM_LINT_DRIVER_REPORTEDFINDING_H
 
+#include "BankPicture.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,8 @@ struct ReportedFinding {
   /// Finding::Weight: when files share a header, the worst of the findings
   /// at one place is kept.
   unsigned Weight = 0;
+  /// shmem-bank-conflict: the lane->bank pictures (HTML report).
+  std::optional<BankPicture> Picture;
 };
 
 } // namespace shmem

@@ -75,6 +75,7 @@ public:
     R.Message = F.Message;
     R.Detail = F.Detail;
     R.Weight = F.Weight;
+    R.Picture = F.Picture;
     for (const FindingNote &N : F.Notes)
       R.Notes.push_back({resolve(N.Loc), N.Message});
     for (const FixItHint &H : F.Fixes) {

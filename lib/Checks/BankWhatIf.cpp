@@ -1,0 +1,174 @@
+//===- BankWhatIf.cpp - Lane->bank pictures and what-if layouts -----------===//
+
+#include "BankWhatIf.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+using namespace clang;
+
+namespace shmem {
+
+namespace {
+
+/// `T a[R][C]` with T not an array: its shape and element type.
+std::optional<Array2D> array2D(ASTContext &Ctx, const VarDecl *V,
+                               QualType *Elem) {
+  const auto *Outer = Ctx.getAsConstantArrayType(V->getType());
+  if (!Outer)
+    return std::nullopt;
+  const auto *Inner = Ctx.getAsConstantArrayType(Outer->getElementType());
+  if (!Inner || Ctx.getAsArrayType(Inner->getElementType()))
+    return std::nullopt;
+  QualType E = Inner->getElementType();
+  if (E->isIncompleteType() || E->isDependentType())
+    return std::nullopt;
+  Array2D A;
+  A.Rows = Outer->getSize().getZExtValue();
+  A.Cols = Inner->getSize().getZExtValue();
+  A.ElemBytes = Ctx.getTypeSizeInChars(E).getQuantity();
+  if (A.Rows <= 0 || A.Cols <= 0 || A.ElemBytes <= 0)
+    return std::nullopt;
+  if (Elem)
+    *Elem = E;
+  return A;
+}
+
+std::string typeName(ASTContext &Ctx, QualType T) {
+  PrintingPolicy P(Ctx.getLangOpts());
+  P.SuppressTagKeyword = true;
+  P.SuppressScope = false;
+  return T.getUnqualifiedType().getAsString(P);
+}
+
+/// "float s[256]", "float s[4][8][8]"; the type alone for a scalar.
+std::string declarationOf(ASTContext &Ctx, const VarDecl *V) {
+  std::string Dims;
+  QualType T = V->getType();
+  while (const auto *CA = Ctx.getAsConstantArrayType(T)) {
+    Dims += "[" + std::to_string(CA->getSize().getZExtValue()) + "]";
+    T = CA->getElementType();
+  }
+  if (Ctx.getAsArrayType(T))
+    return "";
+  return typeName(Ctx, T) + " " + V->getNameAsString() + Dims;
+}
+
+} // namespace
+
+KernelTrace &BankWhatIf::paddedTrace(const VarDecl *V, int64_t Pad) {
+  auto &Slot = Padded[{V, Pad}];
+  if (!Slot) {
+    PaddingOverride O{V, Pad};
+    Slot = std::make_unique<KernelTrace>(
+        traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O));
+  }
+  return *Slot;
+}
+
+const SharedAccess *BankWhatIf::counterpart(const KernelTrace &T,
+                                            const SharedAccess &A) {
+  // Padding changes addresses only, so the walks agree access for access.
+  const auto &Orig = K.Trace.Accesses;
+  if (!Orig.empty() && &A >= Orig.data() && &A < Orig.data() + Orig.size()) {
+    size_t I = size_t(&A - Orig.data());
+    if (I < T.Accesses.size() && T.Accesses[I].E == A.E &&
+        T.Accesses[I].Kind == A.Kind)
+      return &T.Accesses[I];
+  }
+  for (const SharedAccess &B : T.Accesses)
+    if (B.E == A.E && B.Kind == A.Kind &&
+        B.LoopIterations == A.LoopIterations && B.CallStack == A.CallStack)
+      return &B;
+  return nullptr;
+}
+
+BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
+                                const std::vector<std::optional<int64_t>> &Addr,
+                                const SymbolBinding &Bind,
+                                std::optional<int64_t> SuggestedPad) {
+  ASTContext &Ctx = K.Ctx;
+  AccessOp Op = A.Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
+  BankPicture P;
+  const auto *ND = dyn_cast_or_null<NamedDecl>(A.Address.Base);
+  P.Array = ND ? ND->getNameAsString() : "shared memory";
+  P.Warp = Warp;
+  P.WidthBytes = A.Width;
+  P.Store = A.Kind != AccessKind::Load;
+  P.Original = makeLayoutPicture(Model, Addr, A.Width, Op);
+  P.Original.Label = "as written";
+
+  const auto *Var = dyn_cast_or_null<VarDecl>(A.Address.Base);
+  QualType Elem;
+  std::optional<Array2D> Arr;
+  if (Var && !A.Address.DynamicShared)
+    Arr = array2D(Ctx, Var, &Elem);
+  if (Var && !A.Address.DynamicShared && !Var->getType()->isIncompleteType() &&
+      !Var->getType()->isDependentType())
+    P.Original.SharedBytes =
+        Ctx.getTypeSizeInChars(Var->getType()).getQuantity();
+  if (!Arr) {
+    P.WhatIfNote = A.Address.DynamicShared
+                       ? "no padded or swizzled what-if for an extern "
+                         "__shared__ buffer"
+                       : "padded and swizzled what-ifs are shown for 2-D "
+                         "arrays, T a[rows][columns]";
+    if (Var && !A.Address.DynamicShared)
+      P.Original.Layout = declarationOf(Ctx, Var);
+    return P;
+  }
+  std::string ElemName = typeName(Ctx, Elem);
+  P.Original.Layout = arrayDeclaration(ElemName, P.Array, *Arr);
+
+  // Padded: walk the kernel again with the rows longer, as the check does.
+  int64_t Pad = SuggestedPad.value_or(1);
+  P.PaddingSuggested = SuggestedPad.has_value();
+  KernelTrace &T = paddedTrace(Var, Pad);
+  if (const SharedAccess *B = counterpart(T, A);
+      B && B->Address.Offset.isAffine() && Warp < T.Geometry.warps()) {
+    // The unknowns of two walks match by what they were made from.
+    SymbolBinding Bind2;
+    for (const auto &KV : Bind) {
+      const SymbolInfo &SI = K.Trace.Symbols.info(KV.first);
+      Bind2[T.Symbols.get(SI.Key, SI.Sub, SI.K, SI.Name, SI.Scope)] = KV.second;
+    }
+    unsigned Begin = T.Geometry.warpBegin(Warp), End = T.Geometry.warpEnd(Warp);
+    std::vector<std::optional<int64_t>> PadAddr(End - Begin);
+    for (unsigned L = Begin; L < End; ++L)
+      if (B->Active[L])
+        PadAddr[L - Begin] = B->Address.Offset.evaluate(L, Bind2);
+    Array2D PA = *Arr;
+    PA.Cols += Pad;
+    LayoutPicture LP = makeLayoutPicture(Model, PadAddr, B->Width, Op);
+    LP.Label = "padded";
+    LP.Layout = arrayDeclaration(ElemName, P.Array, PA);
+    LP.SharedBytes = PA.bytes();
+    P.Padded = std::move(LP);
+  }
+
+  // XOR swizzle: element (r, c) stored at (r, c ^ (r % n)).
+  if (std::optional<int64_t> Unit = swizzleUnitBytes(*Arr, A.Width)) {
+    int64_t PerRow = Arr->Cols * Arr->ElemBytes / *Unit;
+    std::vector<std::optional<int64_t>> SwAddr(Addr.size());
+    for (size_t L = 0; L < Addr.size(); ++L)
+      if (Addr[L])
+        SwAddr[L] = swizzledOffset(*Arr, *Unit, *Addr[L]);
+    LayoutPicture LS = makeLayoutPicture(Model, SwAddr, A.Width, Op);
+    LS.Label = "XOR swizzle";
+    std::string Row = Arr->Rows <= PerRow
+                          ? std::string("r")
+                          : "(r % " + std::to_string(PerRow) + ")";
+    LS.Layout = P.Array + "[r][c ^ " + Row + "]";
+    if (*Unit > Arr->ElemBytes)
+      LS.Layout += " on " + std::to_string(*Unit) + "-byte groups of columns";
+    LS.SharedBytes = Arr->bytes();
+    P.Swizzled = std::move(LS);
+  } else {
+    P.WhatIfNote = "no XOR swizzle what-if: a row of '" + P.Array +
+                   "' does not hold a power-of-two number of the units "
+                   "accessed";
+  }
+  return P;
+}
+
+} // namespace shmem

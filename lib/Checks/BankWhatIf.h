@@ -1,0 +1,55 @@
+//===- BankWhatIf.h - Lane->bank pictures and what-if layouts ---*- C++ -*-===//
+//
+// Builds the BankPicture a shmem-bank-conflict finding carries: the worst
+// warp's lanes under the layout as written, under the rows padded (the
+// padding the check suggests, else one element; the kernel is walked again
+// with that layout, exactly as the check evaluates its fix-it) and under an
+// XOR swizzle of the column with the row (the lanes' element coordinates
+// remapped). Every picture goes through the BankModel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_CHECKS_BANKWHATIF_H
+#define SHMEM_LINT_CHECKS_BANKWHATIF_H
+
+#include "Checks.h"
+
+#include "BankModel.h"
+#include "BankPicture.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace shmem {
+
+class BankWhatIf {
+public:
+  explicit BankWhatIf(const KernelContext &K) : K(K), Model(32, 4) {}
+
+  /// The picture of warp \p Warp of access \p A (an element of
+  /// K.Trace.Accesses). \p Addr holds each lane's byte offset as the check
+  /// computed it with the unknowns bound by \p Bind; \p SuggestedPad is the
+  /// padding the check offers, if any.
+  BankPicture picture(const SharedAccess &A, unsigned Warp,
+                      const std::vector<std::optional<int64_t>> &Addr,
+                      const SymbolBinding &Bind,
+                      std::optional<int64_t> SuggestedPad);
+
+private:
+  /// The kernel walked with \p V's rows padded by \p Pad (cached).
+  KernelTrace &paddedTrace(const clang::VarDecl *V, int64_t Pad);
+  /// The access of \p T that is \p A of the original trace.
+  const SharedAccess *counterpart(const KernelTrace &T, const SharedAccess &A);
+
+  const KernelContext &K;
+  BankModel Model;
+  std::map<std::pair<const clang::VarDecl *, int64_t>,
+           std::unique_ptr<KernelTrace>>
+      Padded;
+};
+
+} // namespace shmem
+
+#endif
