@@ -880,8 +880,10 @@ private:
       llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
         return uniformWithin(FU.conditionValue(*Br), Site.TileSize);
       });
-    if (Deciders.empty())
+    if (Deciders.empty()) {
+      checkUnconditionalMask(Chain, Site, Loc);
       return;
+    }
     const BranchInfo &Primary = *Deciders.front();
     // The walker's masks follow branches thread by thread within one pass
     // over a loop body, but not trip counts nor threads that left the loop
@@ -996,6 +998,63 @@ private:
           {Exit->getBeginLoc(),
            std::string("the threads that do not reach the barrier ") + What});
     }
+    addContextNotes(F, Site, Chain, UsedMask);
+    Done.Locs.insert(Loc);
+    Findings.push_back(std::move(F));
+  }
+
+  /// A __syncwarp(mask) that no thread-dependent branch guards can still be
+  /// wrong: a constant mask that leaves out lanes which execute it (e.g.
+  /// __syncwarp(0xffff) run by the whole warp). Every calling lane must be in
+  /// its own mask; compute-sanitizer's synccheck reports "Invalid arguments".
+  void checkUnconditionalMask(const std::vector<const CallExpr *> &Chain,
+                              const BarrierSite &Site, SourceLocation Loc) {
+    if (Site.Sc != Scope::Warp || Site.Callee || !Site.Mask ||
+        *Site.Mask == 0xffffffffu)
+      return;
+    std::vector<const BarrierEvent *> Evs = events(Site, Chain);
+    if (Evs.empty() || llvm::any_of(Evs, [](const BarrierEvent *Ev) {
+          return Ev->ActiveApprox;
+        }))
+      return;
+    bool Extra = false;
+    std::string Mismatch = laneMismatch(Site, Evs, Extra);
+    // Lanes the mask names but that never arrive are the branch case, which
+    // needs a decider; with none, only lanes outside the mask are a finding.
+    if (Mismatch.empty() || !Extra)
+      return;
+    Finding F;
+    F.Check = CheckKind::DivergentBarrier;
+    F.Loc = Loc;
+    F.Range = Site.S->getSourceRange();
+    F.Message = Site.Name + " " + Mismatch +
+                "; that is undefined behaviour: every lane that executes it "
+                "must be in its mask";
+    std::ostringstream Fix;
+    Fix << "name every executing lane in the mask (0x" << std::hex
+        << *Site.Mask << " names lanes "
+        << rangeList(maskLanes(*Site.Mask))
+        << "), or execute it only on those lanes";
+    F.Notes.push_back({Loc, Fix.str()});
+    addContextNotes(F, Site, Chain, /*UsedMask=*/true);
+    Done.Locs.insert(Loc);
+    Findings.push_back(std::move(F));
+  }
+
+  static std::vector<unsigned> maskLanes(uint32_t Mask) {
+    std::vector<unsigned> Lanes;
+    for (unsigned L = 0; L < 32; ++L)
+      if ((Mask >> L) & 1)
+        Lanes.push_back(L);
+    return Lanes;
+  }
+
+  /// The notes every finding carries: the call path to the barrier, the
+  /// kernel and instantiation, and the block shape when thread sets were
+  /// computed for it.
+  void addContextNotes(Finding &F, const BarrierSite &Site,
+                       const std::vector<const CallExpr *> &Chain,
+                       bool UsedMask) {
     for (size_t I = 0; I + 1 < Site.Path.size(); ++I)
       if (const auto *C = dyn_cast<CallExpr>(Site.Path[I]))
         F.Notes.push_back({C->getBeginLoc(), "which calls '" + calleeName(C) +
@@ -1021,8 +1080,6 @@ private:
                "above the kernel or the BlockDim option";
       F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
     }
-    Done.Locs.insert(Loc);
-    Findings.push_back(std::move(F));
   }
 
   unsigned line(const Stmt *S) const {

@@ -94,6 +94,37 @@ __global__ void computedMask(const int *in) {
     __syncwarp(mask);
 }
 
+// No branch at all, but the constant mask leaves out half of the lanes that
+// execute it (synccheck: "Invalid arguments").
+__global__ void wholeWarpHalfMask(int *out) {
+  __shared__ int s[4][32];
+  unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  s[warp][lane] = out[threadIdx.x];
+  __syncwarp(0xffff);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: __syncwarp(0xffff) is executed by lanes 16-31 of each warp, which its mask does not name; that is undefined behaviour: every lane that executes it must be in its mask [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: name every executing lane in the mask (0xffff names lanes 0-15), or execute it only on those lanes
+  out[threadIdx.x] = s[warp][lane ^ 1];
+}
+
+// The same mask is right when the block has only those 16 lanes.
+// shmem-lint: block=16
+__global__ void sixteenThreadsHalfMask(int *out) {
+  __shared__ int s[16];
+  s[threadIdx.x] = out[threadIdx.x];
+  __syncwarp(0xffff);
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
+// An unconditional full mask, and a half mask reached only by its half
+// through a helper: silent.
+__device__ void halfSync() { __syncwarp(0x0000ffff); }
+__global__ void unconditionalMasks(int *out) {
+  __syncwarp(0xffffffff);
+  if (threadIdx.x % 32 < 16)
+    halfSync();
+  out[threadIdx.x] = 0;
+}
+
 int main() {
   fullMaskHalfWarp<<<1, 128>>>(nullptr, nullptr);
   maskOfTheOtherHalf<<<1, 128>>>(nullptr);
@@ -104,4 +135,6 @@ int main() {
   warpUniformConditions<<<1, 128>>>(nullptr, 2);
   warpCollectives<<<1, 128>>>(nullptr);
   computedMask<<<1, 128>>>(nullptr);
+  wholeWarpHalfMask<<<1, 128>>>(nullptr);
+  unconditionalMasks<<<1, 128>>>(nullptr);
 }
