@@ -79,15 +79,41 @@ private:
 };
 
 /// A pointer into memory: which shared variable, and the byte offset from
-/// its start in every thread.
+/// its start in every thread. A pointer into global memory derived from a
+/// kernel parameter (or a __device__ array) has GlobalBase set instead, and
+/// Offset is the byte offset from what that parameter points to.
 struct PointerValue {
   const clang::ValueDecl *Base = nullptr; ///< Null: not known to be shared.
   bool DynamicShared = false; ///< extern __shared__ (all alias one buffer).
   LaneValue Offset;
+  const clang::ValueDecl *GlobalBase = nullptr; ///< See above.
   bool isShared() const { return Base != nullptr; }
+  bool isGlobal() const { return GlobalBase != nullptr; }
 };
 
 enum class AccessKind { Load, Store, Atomic };
+
+/// How an element access to a shared array was indexed, for the layout
+/// check: `t[R][C]` on a 2-D array, or `t[R * Pitch + C]` on a 1-D one (the
+/// term with the largest constant factor is the row). Sub-expressions are
+/// looked through locals initialised once (`int sc = c ^ r; t[r][sc]`) when
+/// the initialiser still evaluates to the variable's value. When the column
+/// is `A ^ B`, or `(A + B) % m` / `(A + B) & (m - 1)`, the two operands are
+/// kept so that the check can tell a swizzle term (a function of the row)
+/// from the logical column.
+struct TileIndex {
+  bool Valid = false;
+  bool TwoD = false;
+  /// Elements per row in memory: the array's row (padding included) or the
+  /// constant factor of the row term; 0 for a plain 1-D index.
+  int64_t Pitch = 0;
+  LaneValue Row;
+  LaneValue Col; ///< The column index as computed (physical column).
+  bool HasColTerms = false;
+  LaneValue ColA, ColB; ///< Col's operands, when HasColTerms.
+  /// The index formula as written (for messages).
+  std::string Text;
+};
 
 struct SharedAccess {
   const clang::Expr *E = nullptr; ///< The lvalue accessed, or atomic call.
@@ -112,6 +138,36 @@ struct SharedAccess {
   /// iteration unknown stands for every iteration).
   std::vector<int> LoopIterations;
   unsigned Seq = 0; ///< Program order within the walk.
+  /// For element accesses to a shared array: the logical indexing.
+  TileIndex Tile;
+  /// Dataflow with global memory (indices into KernelTrace::GlobalAccesses):
+  /// for a store, the global loads whose value it stores; for a load, the
+  /// global stores its value reaches.
+  std::vector<unsigned> Global;
+};
+
+/// A load or store of global memory through a pointer derived from a kernel
+/// parameter. Only the byte offset from that parameter is known: the base
+/// is assumed aligned to 256 bytes (as cudaMalloc returns), and unknowns
+/// that are the same in every lane of a warp shift the warp's addresses
+/// together.
+struct GlobalAccess {
+  const clang::Expr *E = nullptr;
+  clang::SourceLocation Loc;
+  const clang::ValueDecl *Base = nullptr; ///< The pointer parameter.
+  LaneValue Offset;                       ///< Bytes from Base.
+  AccessKind Kind = AccessKind::Load;     ///< Load or Store.
+  unsigned Width = 4;
+  clang::QualType Type;
+  std::vector<char> Active;
+  bool ActiveApprox = false;
+  /// For a load, the shared stores that store its value; for a store, the
+  /// shared loads whose value it stores (indices into Accesses).
+  std::vector<unsigned> Shared;
+  std::vector<const clang::CallExpr *> CallStack;
+  std::vector<const clang::Stmt *> Loops;
+  std::vector<int> LoopIterations;
+  unsigned Seq = 0;
 };
 
 enum class BarrierKind { Block, Warp };
@@ -138,6 +194,8 @@ struct KernelTrace {
   SymbolTable Symbols;
   std::vector<SharedAccess> Accesses;
   std::vector<BarrierEvent> Barriers;
+  /// Global loads and stores (see GlobalAccess), in program order.
+  std::vector<GlobalAccess> GlobalAccesses;
   /// Per branching statement (if, loop, switch, ?:, && and ||, keyed as the
   /// CFG's block terminators are): true when its condition had the same
   /// value in every active thread each time the walk reached it, so threads

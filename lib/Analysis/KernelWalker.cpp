@@ -20,6 +20,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 using namespace clang;
@@ -93,11 +95,30 @@ std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
 
 namespace {
 
-/// An integer or a pointer, as the walker computes it.
+/// Where a value was loaded from: a shared access (index into
+/// KernelTrace::Accesses) or, with GlobalBit set, a global one (index into
+/// KernelTrace::GlobalAccesses).
+using OriginId = uint32_t;
+constexpr OriginId GlobalBit = 0x80000000u;
+using Origins = std::vector<OriginId>; // Sorted, unique.
+
+void addOrigins(Origins &To, const Origins &From) {
+  if (From.empty())
+    return;
+  Origins Out;
+  std::set_union(To.begin(), To.end(), From.begin(), From.end(),
+                 std::back_inserter(Out));
+  To = std::move(Out);
+}
+
+/// An integer or a pointer, as the walker computes it. From lists the
+/// loads whose data the value carries (copied, converted or combined
+/// arithmetically), so that a store of it links producer and consumer.
 struct Value {
   LaneValue Int;
   PointerValue Ptr;
   bool IsPointer = false;
+  Origins From;
 
   static Value integer(LaneValue V) {
     Value R;
@@ -184,6 +205,9 @@ private:
   const IterationPins *Pins;
 
   Env Vars;
+  /// Local struct and vector variables (float4 v): the loads whose data
+  /// they hold.
+  std::map<const VarDecl *, Origins> RecordFrom;
   std::vector<char> Active;
   bool ActiveApprox = false;
   bool Recording = true;
@@ -352,15 +376,19 @@ private:
   // Recording
   //===--------------------------------------------------------------------===//
 
-  void recordAccess(const Expr *E, const PointerValue &P, AccessKind K,
-                    QualType Ty, std::optional<LaneValue> Stored = {}) {
+  /// Records a shared access; returns its index in the trace. \p From,
+  /// for a store, lists the loads the stored value carries.
+  std::optional<unsigned> recordAccess(const Expr *E, const PointerValue &P,
+                                       AccessKind K, QualType Ty,
+                                       std::optional<LaneValue> Stored = {},
+                                       const Origins &From = {}) {
     if (!Recording || !P.isShared() || !anyActive())
-      return;
+      return std::nullopt;
     if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
-      return;
+      return std::nullopt;
     uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
     if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
-      return;
+      return std::nullopt;
     SharedAccess A;
     A.E = E;
     A.Loc = E->getExprLoc();
@@ -376,7 +404,67 @@ private:
     A.Loops = Loops;
     A.LoopIterations = LoopIterations;
     A.Seq = Seq++;
+    if (K != AccessKind::Atomic)
+      A.Tile = tileIndex(E, P);
+    unsigned Index = T.Accesses.size();
     T.Accesses.push_back(std::move(A));
+    if (K == AccessKind::Store)
+      link(From, Index, /*IntoShared=*/true);
+    return Index;
+  }
+
+  /// Dataflow links between a store and the loads its value carries:
+  /// global loads stored to shared memory, shared loads stored to global.
+  void link(const Origins &From, unsigned StoreIndex, bool IntoShared) {
+    for (OriginId O : From) {
+      bool FromGlobal = O & GlobalBit;
+      unsigned I = O & ~GlobalBit;
+      if (IntoShared && FromGlobal && I < T.GlobalAccesses.size()) {
+        T.GlobalAccesses[I].Shared.push_back(StoreIndex);
+        T.Accesses[StoreIndex].Global.push_back(I);
+      } else if (!IntoShared && !FromGlobal && I < T.Accesses.size()) {
+        T.Accesses[I].Global.push_back(StoreIndex);
+        T.GlobalAccesses[StoreIndex].Shared.push_back(I);
+      }
+    }
+  }
+
+  /// Records a global load or store; returns its index in the trace.
+  std::optional<unsigned> recordGlobal(const Expr *E, const PointerValue &P,
+                                       AccessKind K, QualType Ty,
+                                       const Origins &From = {}) {
+    if (!Recording || !P.isGlobal() || !anyActive())
+      return std::nullopt;
+    if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
+      return std::nullopt;
+    uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
+    if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
+      return std::nullopt;
+    GlobalAccess A;
+    A.E = E;
+    A.Loc = E->getExprLoc();
+    A.Base = P.GlobalBase;
+    A.Offset = P.Offset;
+    A.Kind = K;
+    A.Width = Width;
+    A.Type = Ty;
+    A.Active = Active;
+    A.ActiveApprox = ActiveApprox;
+    A.CallStack = CallStack;
+    A.Loops = Loops;
+    A.LoopIterations = LoopIterations;
+    A.Seq = Seq++;
+    unsigned Index = T.GlobalAccesses.size();
+    T.GlobalAccesses.push_back(std::move(A));
+    if (K == AccessKind::Store)
+      link(From, Index, /*IntoShared=*/false);
+    return Index;
+  }
+
+  static Origins originOf(std::optional<unsigned> Index, bool Global) {
+    if (!Index)
+      return {};
+    return {OriginId(*Index) | (Global ? GlobalBit : 0u)};
   }
 
   void recordBarrier(const Expr *E, BarrierKind K,
@@ -395,6 +483,221 @@ private:
     B.LoopIterations = LoopIterations;
     B.Seq = Seq++;
     T.Barriers.push_back(std::move(B));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Tile indexing (for the layout check)
+  //===--------------------------------------------------------------------===//
+
+  /// The value of \p E now, evaluated without recording anything.
+  LaneValue quietInt(const Expr *E) {
+    bool Saved = Recording;
+    Recording = false;
+    LaneValue V = eval(E).Int;
+    Recording = Saved;
+    return toType(V, E->getType());
+  }
+
+  /// Whether evaluating \p E again could change the walk's state or walk a
+  /// callee again: assignments, increments, calls to functions with bodies.
+  bool hasEffects(const Expr *E) {
+    class Finder : public RecursiveASTVisitor<Finder> {
+    public:
+      ASTContext &Ctx;
+      bool Found = false;
+      explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        Found |= B->isAssignmentOp();
+        return !Found;
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        Found |= U->isIncrementDecrementOp();
+        return !Found;
+      }
+      bool VisitCallExpr(CallExpr *C) {
+        const FunctionDecl *Def = nullptr;
+        if (const FunctionDecl *FD = C->getDirectCallee())
+          if (FD->hasBody(Def) && Def &&
+              !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+            Found = true;
+        if (isa<CXXOperatorCallExpr>(C))
+          Found = true;
+        return !Found;
+      }
+    } F(Ctx);
+    F.TraverseStmt(const_cast<Expr *>(E));
+    return F.Found;
+  }
+
+  /// Looks through parentheses, casts and integer locals initialised once,
+  /// as long as the initialiser still evaluates to the variable's value
+  /// (so `int sc = c ^ r; t[r][sc]` shows its XOR).
+  const Expr *expandIndex(const Expr *E) {
+    for (unsigned Depth = 0; Depth < 8; ++Depth) {
+      E = E->IgnoreParenCasts();
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      if (!DRE)
+        return E;
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() ||
+          !V->getType()->isIntegralOrEnumerationType())
+        return E;
+      const Expr *Init = V->getInit();
+      auto It = Vars.find(V);
+      if (It == Vars.end() || It->second.IsPointer || hasEffects(Init))
+        return E;
+      LaneValue Now = toType(quietInt(Init), V->getType());
+      if (!Now.isAffine() || Now != It->second.Int)
+        return E;
+      E = Init;
+    }
+    return E;
+  }
+
+  struct IndexTerm {
+    const Expr *X;
+    int64_t Factor;
+    int Sign;
+  };
+
+  std::optional<int64_t> constantIndex(const Expr *E) {
+    if (auto C = constantOf(E))
+      return C;
+    if (hasEffects(E))
+      return std::nullopt;
+    return quietInt(E).asConstant();
+  }
+
+  /// The additive terms of a flat index, each with its constant factor.
+  void indexTerms(const Expr *E, int Sign, std::vector<IndexTerm> &Out,
+                  unsigned Depth = 0) {
+    E = expandIndex(E);
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (B && Depth < 16) {
+      switch (B->getOpcode()) {
+      case BO_Add:
+        indexTerms(B->getLHS(), Sign, Out, Depth + 1);
+        indexTerms(B->getRHS(), Sign, Out, Depth + 1);
+        return;
+      case BO_Sub:
+        indexTerms(B->getLHS(), Sign, Out, Depth + 1);
+        indexTerms(B->getRHS(), -Sign, Out, Depth + 1);
+        return;
+      case BO_Mul:
+        if (auto K = constantIndex(B->getRHS())) {
+          Out.push_back({B->getLHS(), *K, Sign});
+          return;
+        }
+        if (auto K = constantIndex(B->getLHS())) {
+          Out.push_back({B->getRHS(), *K, Sign});
+          return;
+        }
+        break;
+      case BO_Shl:
+        if (auto K = constantIndex(B->getRHS()))
+          if (*K >= 0 && *K < 31) {
+            Out.push_back({B->getLHS(), int64_t(1) << *K, Sign});
+            return;
+          }
+        break;
+      default:
+        break;
+      }
+    }
+    Out.push_back({E, 1, Sign});
+  }
+
+  /// `A ^ B`, `(A + B) % m`, `(A ^ B) & m`: the operands of a column that
+  /// may hold a swizzle term.
+  void columnTerms(const Expr *C, TileIndex &TI) {
+    C = expandIndex(C);
+    const auto *B = dyn_cast<BinaryOperator>(C);
+    if (!B)
+      return;
+    const BinaryOperator *Op = nullptr;
+    if (B->getOpcode() == BO_Xor) {
+      Op = B;
+    } else if ((B->getOpcode() == BO_Rem || B->getOpcode() == BO_And) &&
+               constantIndex(B->getRHS())) {
+      const auto *In = dyn_cast<BinaryOperator>(expandIndex(B->getLHS()));
+      if (In && (In->getOpcode() == BO_Add || In->getOpcode() == BO_Xor))
+        Op = In;
+    }
+    if (!Op || hasEffects(Op))
+      return;
+    TI.ColA = quietInt(Op->getLHS());
+    TI.ColB = quietInt(Op->getRHS());
+    TI.HasColTerms = TI.ColA.isAffine() && TI.ColB.isAffine();
+  }
+
+  /// See TileIndex. Only element accesses written as subscripts of the
+  /// shared array itself (1-D or 2-D, scalar elements) are described.
+  TileIndex tileIndex(const Expr *E, const PointerValue &P) {
+    TileIndex TI;
+    const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+    if (!ASE || !P.Base)
+      return TI;
+    const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+    const Expr *ColE = ASE->getIdx();
+    if (hasEffects(ColE))
+      return TI;
+    if (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base)) {
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(Inner->getBase()->IgnoreParenImpCasts());
+      const auto *Arr = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!Arr || Arr != P.Base || hasEffects(Inner->getIdx()))
+        return TI;
+      const auto *VT = Ctx.getAsConstantArrayType(Arr->getType());
+      const auto *RowT =
+          VT ? Ctx.getAsConstantArrayType(VT->getElementType()) : nullptr;
+      if (!RowT || RowT->getElementType()->isArrayType() ||
+          RowT->getElementType()->isRecordType())
+        return TI;
+      TI.TwoD = true;
+      TI.Pitch = int64_t(RowT->getSize().getZExtValue());
+      if (Pad && Pad->Var == Arr)
+        TI.Pitch += Pad->PadElems;
+      TI.Row = quietInt(Inner->getIdx());
+      TI.Col = quietInt(ColE);
+      columnTerms(ColE, TI);
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
+      const auto *Arr = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!Arr || Arr != P.Base)
+        return TI;
+      const ArrayType *AT = Ctx.getAsArrayType(Arr->getType());
+      if (!AT || AT->getElementType()->isArrayType() ||
+          AT->getElementType()->isRecordType())
+        return TI;
+      std::vector<IndexTerm> Terms;
+      indexTerms(ColE, 1, Terms);
+      int64_t KMax = 1;
+      for (const IndexTerm &X : Terms)
+        if (X.Factor > KMax)
+          KMax = X.Factor;
+      LaneValue Row = constant(0), Col = constant(0);
+      std::vector<const IndexTerm *> Rest;
+      for (const IndexTerm &X : Terms) {
+        LaneValue V = quietInt(X.X) * constant(X.Sign);
+        if (KMax > 1 && X.Factor == KMax) {
+          if (X.Sign < 0)
+            return TI;
+          Row = Row + V;
+        } else {
+          Col = Col + V * constant(X.Factor);
+          Rest.push_back(&X);
+        }
+      }
+      TI.Pitch = KMax > 1 ? KMax : 0;
+      TI.Row = Row;
+      TI.Col = Col;
+      if (Rest.size() == 1 && Rest[0]->Factor == 1 && Rest[0]->Sign > 0)
+        columnTerms(Rest[0]->X, TI);
+    } else {
+      return TI;
+    }
+    TI.Valid = TI.Row.isAffine() && TI.Col.isAffine();
+    TI.Text = exprText(E);
+    return TI;
   }
 
   //===--------------------------------------------------------------------===//
@@ -420,6 +723,25 @@ private:
     return (int64_t(Row->getSize().getZExtValue()) + Pad->PadElems) * Elem;
   }
 
+  /// Both point into the same shared variable or global buffer.
+  static bool samePointerBase(const PointerValue &A, const PointerValue &B) {
+    return (A.Base && A.Base == B.Base) ||
+           (A.GlobalBase && A.GlobalBase == B.GlobalBase);
+  }
+
+  /// A `__device__` array: global memory the kernel indexes directly.
+  static bool isDeviceArray(const VarDecl *V) {
+    return V && !V->isLocalVarDeclOrParm() && V->hasAttr<CUDADeviceAttr>() &&
+           !V->hasAttr<CUDAConstantAttr>() && V->getType()->isArrayType();
+  }
+
+  PointerValue globalBase(const ValueDecl *V) {
+    PointerValue P;
+    P.GlobalBase = V;
+    P.Offset = constant(0);
+    return P;
+  }
+
   PointerValue sharedBase(const VarDecl *V) {
     PointerValue P;
     P.Base = V;
@@ -431,7 +753,7 @@ private:
 
   PointerValue offsetBy(PointerValue P, const LaneValue &Index,
                         QualType Elem) {
-    if (!P.isShared())
+    if (!P.isShared() && !P.isGlobal())
       return P;
     if (Elem.isNull() || Elem->isIncompleteType() || Elem->isDependentType()) {
       P.Offset = unknown("element of unknown size");
@@ -454,6 +776,8 @@ private:
         return notShared();
       if (isSharedVar(V))
         return sharedBase(V);
+      if (isDeviceArray(V))
+        return globalBase(V);
       // A reference bound to shared memory.
       if (V->getType()->isReferenceType()) {
         auto It = Vars.find(V);
@@ -468,6 +792,8 @@ private:
       // `2[a]` is legal C; getBase() already normalises it.
       Value P = eval(Base);
       Value I = eval(Idx);
+      if (P.IsPointer && P.Ptr.isGlobal())
+        return offsetBy(P.Ptr, toType(I.Int, Idx->getType()), ASE->getType());
       if (!P.IsPointer || !P.Ptr.isShared())
         return notShared();
       if (Pad && P.Ptr.Base == Pad->Var)
@@ -489,7 +815,7 @@ private:
       } else {
         P = evalAddress(ME->getBase());
       }
-      if (!P.isShared())
+      if (!P.isShared() && !P.isGlobal())
         return P;
       const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
       if (!FD || FD->isBitField()) {
@@ -513,7 +839,7 @@ private:
       noteBranch(CO, C.Int);
       PointerValue A = evalAddress(CO->getTrueExpr());
       PointerValue B = evalAddress(CO->getFalseExpr());
-      if (A.Base && A.Base == B.Base) {
+      if (samePointerBase(A, B)) {
         A.Offset = LaneValue::select(C.Int, A.Offset, B.Offset);
         return A;
       }
@@ -570,7 +896,7 @@ private:
       Value B = evalUnder(CO->getFalseExpr(), C.Int, false);
       Active = Saved;
       if (A.IsPointer && B.IsPointer) {
-        if (A.Ptr.Base && A.Ptr.Base == B.Ptr.Base) {
+        if (samePointerBase(A.Ptr, B.Ptr)) {
           A.Ptr.Offset = LaneValue::select(C.Int, A.Ptr.Offset, B.Ptr.Offset);
           return A;
         }
@@ -580,7 +906,10 @@ private:
       if (R.kind() == LaneValue::Kind::NonAffine && C.Int.isUniform() &&
           A.Int.isUniform() && B.Int.isUniform())
         R = opaqueUniform(E, 0, exprText(E));
-      return evalInt(R);
+      Value Out = evalInt(R);
+      Out.From = A.From;
+      addOrigins(Out.From, B.From);
+      return Out;
     }
     if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
       if (const auto *MP =
@@ -642,9 +971,24 @@ private:
         Src = ICE->getSubExpr()->IgnoreParens();
     if (!Src->isGLValue())
       return std::nullopt;
+    Value Out = evalInt(unknown("struct value"));
+    Out.From = loadRecord(Src);
+    return Out;
+  }
+
+  /// A struct or vector read through an lvalue: recorded when it is in
+  /// shared or global memory; the loads it carries.
+  Origins loadRecord(const Expr *Src) {
+    if (const VarDecl *R = recordRoot(Src))
+      return RecordFrom[R];
     PointerValue P = evalAddress(Src);
-    recordAccess(Src, P, AccessKind::Load, Src->getType());
-    return evalInt(unknown("struct value"));
+    if (P.isShared())
+      return originOf(recordAccess(Src, P, AccessKind::Load, Src->getType()),
+                      false);
+    if (P.isGlobal())
+      return originOf(recordGlobal(Src, P, AccessKind::Load, Src->getType()),
+                      true);
+    return {};
   }
 
   /// `s4[i] = v;` for a struct or vector type: the implicit copy assignment
@@ -659,16 +1003,30 @@ private:
     const Expr *Src = OC->getArg(1)->IgnoreParenImpCasts();
     if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Src))
       Src = M->getSubExpr()->IgnoreParenImpCasts();
-    if (Src->isGLValue()) {
-      PointerValue SP = evalAddress(Src);
-      recordAccess(Src, SP, AccessKind::Load, Src->getType());
-    } else {
-      eval(Src);
-    }
+    Origins From;
+    if (Src->isGLValue())
+      From = loadRecord(Src);
+    else
+      From = eval(Src).From;
     const Expr *Dst = OC->getArg(0);
-    PointerValue P = evalAddress(Dst);
-    recordAccess(Dst, P, AccessKind::Store, Dst->getType());
-    return evalInt(unknown("struct value"));
+    if (const VarDecl *R = recordRoot(Dst)) {
+      // A whole local struct assigned (v = in4[i]); a member assigned
+      // (v.x = ...) may keep the other members' data.
+      if (isa<DeclRefExpr>(Dst->IgnoreParenImpCasts()))
+        RecordFrom[R] = From;
+      else
+        addOrigins(RecordFrom[R], From);
+    } else {
+      PointerValue P = evalAddress(Dst);
+      if (P.isShared())
+        recordAccess(Dst, P, AccessKind::Store, Dst->getType(), std::nullopt,
+                     From);
+      else if (P.isGlobal())
+        recordGlobal(Dst, P, AccessKind::Store, Dst->getType(), From);
+    }
+    Value Out = evalInt(unknown("struct value"));
+    Out.From = std::move(From);
+    return Out;
   }
 
   Value evalUnder(const Expr *E, const LaneValue &Cond, bool Sense) {
@@ -692,12 +1050,17 @@ private:
       return evalInt(constant(G.warpSize()));
     if (isSharedVar(V))
       return Value::pointer(sharedBase(V));
+    if (isDeviceArray(V))
+      return Value::pointer(globalBase(V));
     auto It = Vars.find(V);
     if (It != Vars.end())
       return It->second;
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
-      // A kernel parameter: the same in every thread of the grid.
-      if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      // A kernel parameter: the same in every thread of the grid. A pointer
+      // parameter points to global memory.
+      if (P->getType()->isPointerType())
+        return Value::pointer(globalBase(P));
+      if (P->getType()->isReferenceType())
         return Value::pointer(PointerValue());
       return evalInt(LaneValue::symbol(
           N, T.Symbols.get(P, 0, SymbolInfo::Parameter, P->getName().str())));
@@ -727,16 +1090,38 @@ private:
     PointerValue P = evalAddress(Inner);
     QualType Ty = LV->getType();
     if (P.isShared()) {
-      recordAccess(LV, P, AccessKind::Load, Ty);
+      auto Index = recordAccess(LV, P, AccessKind::Load, Ty);
       if (Ty->isPointerType())
         return Value::pointer(PointerValue());
-      if (P.Offset.isUniform() && !Ty.isVolatileQualified())
-        return evalInt(opaqueUniform(Whole, 1, exprText(LV)));
-      return evalInt(unknown("value loaded from shared memory"));
+      Value Out = P.Offset.isUniform() && !Ty.isVolatileQualified()
+                      ? evalInt(opaqueUniform(Whole, 1, exprText(LV)))
+                      : evalInt(unknown("value loaded from shared memory"));
+      Out.From = originOf(Index, false);
+      return Out;
     }
     if (Ty->isPointerType())
       return Value::pointer(PointerValue());
-    return evalInt(unknown("value loaded from memory"));
+    Value Out = evalInt(unknown("value loaded from memory"));
+    if (P.isGlobal())
+      Out.From = originOf(recordGlobal(LV, P, AccessKind::Load, Ty), true);
+    else if (const VarDecl *R = recordRoot(Inner))
+      Out.From = RecordFrom[R]; // A member of a local struct (float4 v; v.x).
+    return Out;
+  }
+
+  /// The local struct variable an lvalue is a member of (`v.x`, `v.a.b`).
+  const VarDecl *recordRoot(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      E = ME->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (V && V->isLocalVarDeclOrParm() && V->getType()->isRecordType())
+      return V;
+    return nullptr;
   }
 
   Value evalCast(const CastExpr *CE, const Expr *Sub) {
@@ -760,13 +1145,19 @@ private:
     }
     if (V.IsPointer)
       return evalInt(unknown("pointer converted to an integer"));
+    // A conversion carries the data it converts.
+    auto Carry = [&](LaneValue R) {
+      Value Out = evalInt(std::move(R));
+      Out.From = V.From;
+      return Out;
+    };
     if (To->isIntegralOrEnumerationType())
-      return evalInt(toType(V.Int, To));
+      return Carry(toType(V.Int, To));
     if (To->isRealFloatingType() && V.Int.isConcrete())
       return V; // Integer-valued float: keep it for benign-store checks.
     if (To->isVoidType())
       return evalInt(unknown("void"));
-    return evalInt(unknown("non-integer value"));
+    return Carry(unknown("non-integer value"));
   }
 
   /// The local variable an lvalue names, if it is one we track.
@@ -800,7 +1191,7 @@ private:
     LaneValue Cond = LaneValue::perThread(std::move(Mask));
     if (NewV.IsPointer || It->second.IsPointer) {
       if (NewV.IsPointer && It->second.IsPointer &&
-          NewV.Ptr.Base == It->second.Ptr.Base && NewV.Ptr.Base) {
+          samePointerBase(NewV.Ptr, It->second.Ptr)) {
         NewV.Ptr.Offset =
             LaneValue::select(Cond, NewV.Ptr.Offset, It->second.Ptr.Offset);
         Vars[V] = NewV;
@@ -809,7 +1200,11 @@ private:
       }
       return;
     }
+    // Threads that did not assign keep the old value: both may be carried.
+    Origins From = NewV.From;
+    addOrigins(From, It->second.From);
     Vars[V] = evalInt(LaneValue::select(Cond, NewV.Int, It->second.Int));
+    Vars[V].From = std::move(From);
   }
 
   Value evalUnary(const UnaryOperator *UO) {
@@ -821,12 +1216,20 @@ private:
       PointerValue P = evalAddress(UO);
       return Value::pointer(P);
     }
-    case UO_Minus:
-      return evalInt(-eval(Sub).Int);
+    case UO_Minus: {
+      Value V = eval(Sub);
+      Value Out = evalInt(-V.Int);
+      Out.From = V.From;
+      return Out;
+    }
     case UO_Plus:
       return eval(Sub);
-    case UO_Not:
-      return evalInt(toType(eval(Sub).Int.bitNot(), UO->getType()));
+    case UO_Not: {
+      Value V = eval(Sub);
+      Value Out = evalInt(toType(V.Int.bitNot(), UO->getType()));
+      Out.From = V.From;
+      return Out;
+    }
     case UO_LNot: {
       Value V = eval(Sub);
       if (V.IsPointer)
@@ -857,6 +1260,9 @@ private:
       if (P.isShared()) {
         recordAccess(Sub, P, AccessKind::Load, Sub->getType());
         recordAccess(Sub, P, AccessKind::Store, Sub->getType());
+      } else if (P.isGlobal()) {
+        recordGlobal(Sub, P, AccessKind::Load, Sub->getType());
+        recordGlobal(Sub, P, AccessKind::Store, Sub->getType());
       }
       return evalInt(unknown("value in memory"));
     }
@@ -893,7 +1299,13 @@ private:
     switch (K) {
     case BO_Add: case BO_AddAssign: Out = L + R; break;
     case BO_Sub: case BO_SubAssign: Out = L - R; break;
-    case BO_Mul: case BO_MulAssign: Out = L * R; break;
+    case BO_Mul: case BO_MulAssign:
+      Out = L * R;
+      if (Out.kind() == LaneValue::Kind::NonAffine &&
+          !(L.isUniform() && R.isUniform()))
+        if (auto P = expandProduct(L, R))
+          Out = *P;
+      break;
     default: {
       auto Op = opOf(K);
       if (!Op)
@@ -909,6 +1321,55 @@ private:
     }
     }
     return nameIfUniform(E, Out, L, R);
+  }
+
+  /// Whether an unknown is the same in every iteration of every loop (a
+  /// parameter, blockIdx, a global), so that products of it stay
+  /// meaningful across iterations.
+  bool stableSymbol(SymbolId S) {
+    const SymbolInfo &I = T.Symbols.info(S);
+    return I.K != SymbolInfo::LoopIteration && !I.Loop && !I.Scope;
+  }
+
+  /// (c + sum a_k s_k) * (d + sum b_j s_j) with unknowns on both sides:
+  /// each product s_k s_j becomes an unknown of its own, so that
+  /// `(blockIdx.x * 32 + threadIdx.x) * pitch` stays affine (the
+  /// blockIdx.x*pitch term the same in every thread, threadIdx.x the
+  /// coefficient of pitch). Only for unknowns that do not change between
+  /// loop iterations.
+  std::optional<LaneValue> expandProduct(const LaneValue &L,
+                                         const LaneValue &R) {
+    if (!L.isAffine() || !R.isAffine())
+      return std::nullopt;
+    for (SymbolId S : L.symbols())
+      if (!stableSymbol(S) || S >= 0x7fff)
+        return std::nullopt;
+    for (SymbolId S : R.symbols())
+      if (!stableSymbol(S) || S >= 0x7fff)
+        return std::nullopt;
+    LaneValue LC = LaneValue::perThread(L.constants());
+    LaneValue RC = LaneValue::perThread(R.constants());
+    LaneValue Out = LC * RC;
+    for (const auto &KV : L.coefficients())
+      Out = Out + LaneValue::perThread(KV.second) * RC *
+                      LaneValue::symbol(N, KV.first);
+    for (const auto &KV : R.coefficients())
+      Out = Out + LaneValue::perThread(KV.second) * LC *
+                      LaneValue::symbol(N, KV.first);
+    for (const auto &A : L.coefficients())
+      for (const auto &B : R.coefficients()) {
+        SymbolId Lo = std::min(A.first, B.first), Hi = std::max(A.first, B.first);
+        SymbolId U = T.Symbols.get(
+            &T.Symbols, 0x40000000u | (Lo << 15) | Hi, SymbolInfo::Opaque,
+            T.Symbols.info(Lo).Name + "*" + T.Symbols.info(Hi).Name);
+        std::vector<int64_t> Co(N);
+        for (unsigned I = 0; I < N; ++I)
+          Co[I] = A.second[I] * B.second[I];
+        Out = Out + LaneValue::perThread(std::move(Co)) * LaneValue::symbol(N, U);
+      }
+    if (!Out.isAffine())
+      return std::nullopt;
+    return Out;
   }
 
   /// (C + sum a_k s_k) / m and % m when every a_k is a multiple of m and C
@@ -955,11 +1416,19 @@ private:
         assignVar(V, R);
         return R;
       }
+      if (const VarDecl *Rec = recordRoot(LHS)) {
+        // v.x = in[i]: the local struct now holds that load's data too.
+        addOrigins(RecordFrom[Rec], R.From);
+        return R;
+      }
       PointerValue P = evalAddress(LHS);
       if (P.isShared())
         recordAccess(LHS, P, AccessKind::Store, LHS->getType(),
                      R.IsPointer ? std::nullopt
-                                 : std::optional<LaneValue>(R.Int));
+                                 : std::optional<LaneValue>(R.Int),
+                     R.From);
+      else if (P.isGlobal() && !R.IsPointer)
+        recordGlobal(LHS, P, AccessKind::Store, LHS->getType(), R.From);
       return R;
     }
     if (BO->isCompoundAssignmentOp()) {
@@ -974,15 +1443,29 @@ private:
                                                V->getType()->getPointeeType())));
           return Vars[V];
         }
-        assignVar(V, evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType())));
+        Value New = evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType()));
+        New.From = Old.From;
+        addOrigins(New.From, R.From);
+        assignVar(V, New);
         return Vars[V];
       }
       PointerValue P = evalAddress(LHS);
+      Origins From = R.From;
       if (P.isShared()) {
-        recordAccess(LHS, P, AccessKind::Load, LHS->getType());
-        recordAccess(LHS, P, AccessKind::Store, LHS->getType());
+        addOrigins(From, originOf(recordAccess(LHS, P, AccessKind::Load,
+                                               LHS->getType()),
+                                  false));
+        recordAccess(LHS, P, AccessKind::Store, LHS->getType(), std::nullopt,
+                     From);
+      } else if (P.isGlobal()) {
+        addOrigins(From, originOf(recordGlobal(LHS, P, AccessKind::Load,
+                                               LHS->getType()),
+                                  true));
+        recordGlobal(LHS, P, AccessKind::Store, LHS->getType(), From);
       }
-      return evalInt(unknown("value in memory"));
+      Value Out = evalInt(unknown("value in memory"));
+      Out.From = std::move(From);
+      return Out;
     }
     if (K == BO_LAnd || K == BO_LOr) {
       Value L = eval(LHS);
@@ -1014,7 +1497,11 @@ private:
       }
       return evalInt(unknown("pointer arithmetic"));
     }
-    return evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));
+    // The result carries the data of both operands (a * x + b).
+    Value Out = evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));
+    Out.From = L.From;
+    addOrigins(Out.From, R.From);
+    return Out;
   }
 
   //===--------------------------------------------------------------------===//
@@ -1140,7 +1627,34 @@ private:
       }
       if (V.Int.isUniform())
         return V;
-      return evalInt(unknown("value shuffled between lanes"));
+      Value Out = evalInt(unknown("value shuffled between lanes"));
+      Out.From = V.From;
+      return Out;
+    }
+
+    // Cache-hinted loads and stores (__ldg(&in[i]), __stcs(&out[i], v)).
+    if ((Name == "__ldg" || Name == "__ldca" || Name == "__ldcg" ||
+         Name == "__ldcs" || Name == "__ldlu" || Name == "__ldcv") &&
+        Call->getNumArgs() == 1) {
+      Value P = eval(Call->getArg(0));
+      QualType Ty = Call->getType();
+      if (Ty->isPointerType())
+        return Value::pointer(PointerValue());
+      Value Out = evalInt(unknown("value loaded from memory"));
+      if (P.IsPointer && P.Ptr.isGlobal())
+        Out.From = originOf(recordGlobal(Call, P.Ptr, AccessKind::Load, Ty),
+                            true);
+      return Out;
+    }
+    if ((Name == "__stwb" || Name == "__stcg" || Name == "__stcs" ||
+         Name == "__stwt") &&
+        Call->getNumArgs() == 2) {
+      Value P = eval(Call->getArg(0));
+      Value V = eval(Call->getArg(1));
+      if (P.IsPointer && P.Ptr.isGlobal())
+        recordGlobal(Call, P.Ptr, AccessKind::Store,
+                     Call->getArg(1)->getType(), V.From);
+      return evalInt(unknown("void"));
     }
 
     const FunctionDecl *FD = Call->getDirectCallee();
@@ -1156,19 +1670,24 @@ private:
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       eval(MC->getImplicitObjectArgument());
     bool AllUniform = true;
+    Origins From; // A function of loaded data (fmaxf(x, 0.f)) carries it.
     for (const Expr *A : Call->arguments()) {
       Value V = eval(A);
       if (V.IsPointer || !V.Int.isUniform())
         AllUniform = false;
+      if (!V.IsPointer)
+        addOrigins(From, V.From);
     }
     // A pure math function of uniform arguments is uniform; we can't know
     // purity, so only name well-known ones.
     if (AllUniform && (Name == "__popc" || Name == "__clz" || Name == "__ffs" ||
                        Name == "abs" || Name == "__brev"))
       return evalInt(opaqueUniform(Call, 0, exprText(Call)));
-    return evalInt(unknown("result of a call to '" +
-                           (Name.empty() ? std::string("function") : Name) +
-                           "'"));
+    Value Out = evalInt(unknown("result of a call to '" +
+                                (Name.empty() ? std::string("function") : Name) +
+                                "'"));
+    Out.From = std::move(From);
+    return Out;
   }
 
   Value inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
@@ -1222,7 +1741,8 @@ private:
     if (A.IsPointer != B.IsPointer)
       return false;
     if (A.IsPointer)
-      return A.Ptr.Base == B.Ptr.Base && A.Ptr.Offset == B.Ptr.Offset;
+      return A.Ptr.Base == B.Ptr.Base && A.Ptr.GlobalBase == B.Ptr.GlobalBase &&
+             A.Ptr.Offset == B.Ptr.Offset;
     return A.Int == B.Int;
   }
 
@@ -1231,10 +1751,20 @@ private:
   /// unknown when both sides are uniform, else unknown.
   Value joinValues(const Value &A, const Value &B, const LaneValue *Cond,
                    const VarDecl *V, const Stmt *At) {
+    Value R = joinValuesOnly(A, B, Cond, V, At);
+    if (!R.IsPointer) {
+      R.From = A.From;
+      addOrigins(R.From, B.From);
+    }
+    return R;
+  }
+
+  Value joinValuesOnly(const Value &A, const Value &B, const LaneValue *Cond,
+                       const VarDecl *V, const Stmt *At) {
     if (sameValue(A, B))
       return A;
     if (A.IsPointer || B.IsPointer) {
-      if (A.IsPointer && B.IsPointer && A.Ptr.Base && A.Ptr.Base == B.Ptr.Base &&
+      if (A.IsPointer && B.IsPointer && samePointerBase(A.Ptr, B.Ptr) &&
           Cond && Cond->isConcrete()) {
         Value R = A;
         R.Ptr.Offset = LaneValue::select(*Cond, A.Ptr.Offset, B.Ptr.Offset);
@@ -1340,8 +1870,11 @@ private:
     if (isSharedVar(V) || V->isStaticLocal())
       return;
     if (V->getType()->isRecordType() || V->getType()->isArrayType()) {
-      if (const Expr *Init = V->getInit())
-        eval(Init);
+      if (const Expr *Init = V->getInit()) {
+        Value I = eval(Init);
+        if (V->getType()->isRecordType())
+          RecordFrom[V] = I.From;
+      }
       return;
     }
     if (const Expr *Init = V->getInit()) {
@@ -1640,7 +2173,7 @@ private:
       }
       if (Step && It->second.IsPointer) {
         PointerValue P = It->second.Ptr;
-        if (P.isShared())
+        if (P.isShared() || P.isGlobal())
           P = offsetBy(P, *Step * IterV, V->getType()->getPointeeType());
         Vars[V] = Value::pointer(P);
         continue;
@@ -1676,10 +2209,13 @@ private:
           Vars[V] = evalInt(LaneValue::symbol(N, S));
         }
       } else {
+        Origins From = Start.From; // An accumulator keeps what it carried.
         Vars[V] = Start.IsPointer
                       ? Value::pointer(PointerValue())
                       : evalInt(unknown("'" + V->getName().str() +
                                         "' changes across loop iterations"));
+        if (!Start.IsPointer)
+          Vars[V].From = std::move(From);
       }
     }
     if (!Others.empty()) {
@@ -1698,9 +2234,14 @@ private:
       for (const VarDecl *V : Others) {
         auto It = After.find(V);
         if (It == After.end() || It->second.IsPointer ||
-            !It->second.Int.isUniform())
+            !It->second.Int.isUniform()) {
+          Origins From = Vars[V].From;
+          if (It != After.end() && !It->second.IsPointer)
+            addOrigins(From, It->second.From);
           Vars[V] = evalInt(unknown("'" + V->getName().str() +
                                     "' changes across loop iterations"));
+          Vars[V].From = std::move(From);
+        }
       }
     }
 
@@ -1709,6 +2250,7 @@ private:
     bool EntryApprox = ActiveApprox;
     if (!PinnedPastEnd)
       walkLoopIteration(L, Body, Cond, Inc);
+    Env BodyEnd = std::move(Vars);
     // After the loop: the threads that entered it (less those that
     // returned), with the modified variables no longer known per iteration.
     Active = EntryActive;
@@ -1723,6 +2265,7 @@ private:
       if (It == Out.end())
         continue;
       const Value &InBody = InLoop[V];
+      Origins From = It->second.IsPointer ? Origins() : It->second.From;
       if (!InBody.IsPointer && InBody.Int.isUniform() && It->second.Int.isUniform())
         Out[V] = evalInt(opaqueUniform(L, 500000 + unsigned(uintptr_t(V) % 100003),
                                        V->getName().str()));
@@ -1731,6 +2274,14 @@ private:
                      ? Value::pointer(PointerValue())
                      : evalInt(unknown("'" + V->getName().str() +
                                        "' after a loop"));
+      // What the variable carried before, in, and at the end of the body.
+      if (!Out[V].IsPointer) {
+        addOrigins(From, InBody.From);
+        auto End = BodyEnd.find(V);
+        if (End != BodyEnd.end() && !End->second.IsPointer)
+          addOrigins(From, End->second.From);
+        Out[V].From = std::move(From);
+      }
     }
     // Variables declared before the loop but not modified keep their value.
     Vars = std::move(Out);

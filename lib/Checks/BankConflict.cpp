@@ -351,7 +351,8 @@ private:
 
   /// The smallest padding of the array's rows that leaves every access to
   /// it (producers and consumers) no worse and every conflicted one below
-  /// MinDegree. One answer per array, so all its findings agree.
+  /// MinDegree, and leaves the global loads and stores that feed or drain
+  /// it no less coalesced. One answer per array, so all its findings agree.
   std::optional<int64_t> findPadding(const VarDecl *V) {
     auto Cached = PaddingCache.find(V);
     if (Cached != PaddingCache.end())
@@ -364,7 +365,7 @@ private:
         KernelTrace T =
             traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
         auto After = degreesOf(T, V);
-        bool Ok = true;
+        bool Ok = globalSideNoWorse(K.Trace, T, V);
         for (const auto &KV : After) {
           auto It = Before.find(KV.first);
           unsigned Old = It == Before.end() ? 1 : It->second;
@@ -442,6 +443,37 @@ private:
     } else if (Var && !V.Conditional && innerSizeExpr(Var)) {
       Msg << "; use an XOR swizzle (e.g. column ^ row) applied identically "
              "where '" << Name << "' is written and read";
+    }
+    // The whole path: the global accesses this tile access exchanges data
+    // with. A coalesced one must stay so (a note says why the fix belongs in
+    // the layout); an uncoalesced one means transposing through the tile is
+    // the real fix.
+    unsigned Index = unsigned(&A - K.Trace.Accesses.data());
+    for (FindingNote &N : globalSideNotes(K, Index))
+      F.Notes.push_back(std::move(N));
+    std::set<const Expr *> SeenGlobal;
+    for (unsigned GI : A.Global) {
+      const GlobalAccess &G = K.Trace.GlobalAccesses[GI];
+      if (!SeenGlobal.insert(G.E).second)
+        continue;
+      TransferVerdict TV = analyzeTransfer(G, K.Trace);
+      if (!TV.Valid || !TV.Uncoalesced)
+        continue;
+      std::string Advice = transposeAdvice(K, GI, Index, TV);
+      if (Advice.empty())
+        continue;
+      std::string GName = "global memory";
+      if (const auto *ND = dyn_cast_or_null<NamedDecl>(G.Base))
+        GName = ND->getNameAsString();
+      Msg << "; the " << (G.Kind == AccessKind::Load ? "load from" : "store to")
+          << " '" << GName << "' is uncoalesced too: transpose through '"
+          << Name << "' instead";
+      F.Notes.push_back({G.Loc, "'" + GName + "' is " +
+                                    (G.Kind == AccessKind::Load ? "read"
+                                                                : "written") +
+                                    " uncoalesced here" + TV.Condition + "; " +
+                                    Advice});
+      break;
     }
     F.Message = Msg.str();
 

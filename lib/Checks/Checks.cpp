@@ -92,6 +92,10 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
         checkDivergentBarriers(KC, Sink);
       if (Opts.enabled(CheckKind::Race))
         checkRaces(KC, Sink);
+      if (Opts.enabled(CheckKind::UncoalescedTransfer))
+        checkUncoalescedTransfers(KC, Sink);
+      if (Opts.enabled(CheckKind::LayoutMismatch))
+        checkLayoutMismatches(KC, Sink);
     }
   }
   Sink.flush(Ctx.getSourceManager(), FrontEnd);

@@ -13,6 +13,7 @@
 #include "Analysis/AnalysisOptions.h"
 #include "Analysis/Finding.h"
 #include "Analysis/KernelTrace.h"
+#include "CoalescingModel.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -44,6 +45,92 @@ RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
 void checkBankConflicts(const KernelContext &K, FindingSink &Sink);
 void checkDivergentBarriers(const KernelContext &K, FindingSink &Sink);
 void checkRaces(const KernelContext &K, FindingSink &Sink);
+void checkUncoalescedTransfers(const KernelContext &K, FindingSink &Sink);
+void checkLayoutMismatches(const KernelContext &K, FindingSink &Sink);
+
+//===----------------------------------------------------------------------===//
+// Global-side coalescing, shared by shmem-uncoalesced-transfer and the
+// bank check's trade-off advice (implemented in UncoalescedTransfer.cpp).
+//===----------------------------------------------------------------------===//
+
+/// A warp request touching at least this many times the sectors its bytes
+/// need is reported (50% or less of the fetched bytes used). Misalignment
+/// alone costs at most one sector per contiguous run and stays below it.
+constexpr unsigned UncoalescedRatio = 2;
+
+/// How one global access (all its warps) is served.
+struct TransferVerdict {
+  bool Valid = false;
+  /// Some warp needs UncoalescedRatio times its ideal sectors for some
+  /// value of the unknowns; Conditional when not for every value.
+  bool Uncoalesced = false;
+  bool Conditional = false;
+  /// " when 'pitch' ≥ 2": the values of the lane-dependent unknowns for
+  /// which the access is uncoalesced (empty when unconditional).
+  std::string Condition;
+  /// The worst warp, at the assignment shown (the large values of the
+  /// unknowns when conditional).
+  CoalescingResult Result;
+  unsigned Warp = 0;
+  std::vector<std::optional<int64_t>> Addr;
+  /// Values of the lane-dependent unknowns behind Result.
+  SymbolBinding Binding;
+  /// "successive lanes are 'pitch' elements apart" or "... 128 bytes
+  /// apart", when the warp has one stride.
+  std::string Stride;
+};
+
+/// Evaluates \p A over the warps of \p T's block. Unknowns whose
+/// coefficient is the same in every lane of a warp shift its request as a
+/// whole and are taken as sector-aligned; lane-dependent ones (a row pitch
+/// times a lane-dependent row) are enumerated.
+TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T);
+
+/// The instances of one global access (unrolled iterations of one
+/// expression, in one call context) with the shared access each feeds or
+/// drains; parallel vectors of indices into the trace.
+struct TransferGroup {
+  std::vector<unsigned> Global, Shared;
+};
+TransferGroup transferGroup(const KernelTrace &T, unsigned GIndex,
+                            unsigned SIndex);
+
+/// What re-assigning the work of a TransferGroup to the block's threads
+/// costs on both sides: the elements (global address, tile address) stay
+/// paired, sorted by global address (ByGlobal) or by tile address, and are
+/// handed out instance by instance, warp by warp. Worst warp before and
+/// after.
+struct Reassignment {
+  bool Valid = false;
+  CoalescingResult GlobalBefore, GlobalAfter;
+  unsigned SharedBefore = 1, SharedAfter = 1;
+};
+/// Unknowns are bound as in \p Binding, others with a thread-dependent
+/// coefficient to a large value. \p Padded, when given, is a trace of the
+/// same kernel with the tile padded (same access indices) and provides the
+/// tile addresses.
+Reassignment reassign(const KernelTrace &T, const TransferGroup &Grp,
+                      bool ByGlobal, const SymbolBinding &Binding,
+                      const KernelTrace *Padded = nullptr);
+
+/// "transpose through 'tile'" advice for an uncoalesced global access
+/// (index \p GIndex) linked to the shared access \p SIndex: when giving
+/// consecutive lanes consecutive elements makes it coalesced, what that
+/// costs on the shared side and which padding of the tile removes it. Empty
+/// when re-assigning does not help or no barrier allows it.
+std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
+                            unsigned SIndex, const TransferVerdict &V);
+
+/// For the bank check: notes at the coalesced global accesses linked to the
+/// conflicted shared access \p SIndex that re-assigning lanes to make the
+/// shared access conflict-free would make uncoalesced.
+std::vector<FindingNote> globalSideNotes(const KernelContext &K,
+                                         unsigned SIndex);
+
+/// Whether every global access linked to \p Var is no less coalesced in
+/// \p After (a what-if trace, same access order) than in \p Before.
+bool globalSideNoWorse(const KernelTrace &Before, const KernelTrace &After,
+                       const clang::ValueDecl *Var);
 
 } // namespace shmem
 

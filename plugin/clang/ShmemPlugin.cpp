@@ -164,4 +164,5 @@ private:
 
 static FrontendPluginRegistry::Add<shmem::ShmemLintAction>
     X("shmem_lint", "report CUDA shared-memory bank conflicts, divergent "
-                    "barriers and races");
+                    "barriers, races, uncoalesced tile transfers and tile "
+                    "layout mismatches");

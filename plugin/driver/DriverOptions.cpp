@@ -42,7 +42,8 @@ static const char *const Usage = R"(USAGE: shmem-lint [options] FILE|DIR... [-- 
        shmem-lint explain --shape 32x32 --type float --index 'tile[lane][5]'
        shmem-lint explain --modulus 32 --step 8
 
-Finds CUDA shared-memory bank conflicts, divergent barriers and races.
+Finds CUDA shared-memory bank conflicts, divergent barriers, races,
+uncoalesced global transfers around shared tiles and tile layout mismatches.
 
 WHAT TO ANALYSE:
   -p DIR                  read compile_commands.json from DIR (nvcc or clang
@@ -410,9 +411,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       return 0;
     } else if (A == "--list-checks") {
       for (unsigned K = 0; K < NumCheckKinds; ++K)
-        if (K <= unsigned(CheckKind::Race))
-          Out << checkName(CheckKind(K)) << "  "
-              << checkSummary(CheckKind(K)) << "\n";
+        Out << checkName(CheckKind(K)) << "  " << checkSummary(CheckKind(K))
+            << "\n";
       return 0;
     } else if (A == "--verbose" || A == "-v") {
       Opts.Verbose = true;
@@ -535,9 +535,13 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       applyCheckGlobs({}, {std::string("shmem-*")});
   Opts.Analysis.Enabled =
       CL.CheckGlobs ? applyCheckGlobs({}, *CL.CheckGlobs) : DefaultChecks;
-  if (Opts.Analysis.Enabled.none())
-    return Fail("--checks selects no check; known checks are shmem-bank-conflict, "
-                "shmem-divergent-barrier and shmem-race");
+  if (Opts.Analysis.Enabled.none()) {
+    std::string Known;
+    for (unsigned K = 0; K < NumCheckKinds; ++K)
+      Known += (K == 0 ? "" : K + 1 == NumCheckKinds ? " and " : ", ") +
+               checkName(CheckKind(K)).str();
+    return Fail("--checks selects no check; known checks are " + Known);
+  }
 
   std::optional<llvm::Regex> FileFilter;
   if (!FilesRegex.empty()) {

@@ -35,6 +35,24 @@ public:
       : ShmemCheckBase(Name, C, CheckKind::Race) {}
 };
 
+/// Reports global loads and stores that feed or drain shared memory and
+/// touch more 32-byte sectors per warp request than their bytes need.
+/// See docs/checks/shmem-uncoalesced-transfer.md
+class UncoalescedTransferCheck : public ShmemCheckBase {
+public:
+  UncoalescedTransferCheck(llvm::StringRef Name,
+                           clang::tidy::ClangTidyContext *C)
+      : ShmemCheckBase(Name, C, CheckKind::UncoalescedTransfer) {}
+};
+
+/// Reports shared tiles read through a different index layout than they
+/// were written with. See docs/checks/shmem-layout-mismatch.md
+class LayoutMismatchCheck : public ShmemCheckBase {
+public:
+  LayoutMismatchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *C)
+      : ShmemCheckBase(Name, C, CheckKind::LayoutMismatch) {}
+};
+
 class ShmemTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &F) override {
@@ -42,6 +60,9 @@ public:
     F.registerCheck<DivergentBarrierCheck>(
         checkName(CheckKind::DivergentBarrier));
     F.registerCheck<RaceCheck>(checkName(CheckKind::Race));
+    F.registerCheck<UncoalescedTransferCheck>(
+        checkName(CheckKind::UncoalescedTransfer));
+    F.registerCheck<LayoutMismatchCheck>(checkName(CheckKind::LayoutMismatch));
   }
 };
 

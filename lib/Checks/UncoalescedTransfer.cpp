@@ -1,0 +1,797 @@
+//===- UncoalescedTransfer.cpp - shmem-uncoalesced-transfer ---------------===//
+//
+// The global side of a shared tile: every global load whose value the
+// kernel stores to __shared__ memory, and every global store of a value
+// loaded from it (the walker's dataflow links, see GlobalAccess), goes
+// through the CoalescingModel warp by warp. A request is reported when it
+// touches at least UncoalescedRatio times the 32-byte sectors its bytes
+// need.
+//
+// Offsets are relative to the pointer parameter, which is assumed 256-byte
+// aligned (cudaMalloc). Unknowns whose coefficient is the same in every lane
+// of a warp (blockIdx terms, a row pitch times a warp-uniform row) move the
+// warp's request as a whole and are taken as sector-aligned; unknowns with a
+// lane-dependent coefficient (the pitch of a column read) change the sector
+// count and are enumerated: from 0 up to where the lanes' rows can no longer
+// share sectors, then a period of larger values, so the condition stated
+// ("when 'pitch' >= 2") holds for every value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checks.h"
+
+#include "BankModel.h"
+#include "CoalescingModel.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+using namespace clang;
+
+namespace shmem {
+
+namespace {
+
+constexpr unsigned MaxAssignments = 4096;
+/// The largest value a lane-dependent unknown is enumerated up to before
+/// the periodic tail.
+constexpr int64_t MaxThreshold = 2048;
+/// What unknowns with a thread-dependent coefficient stand for in what-if
+/// evaluations that re-assign threads: a large, sector-aligned value.
+constexpr int64_t LargeValue = 4096;
+
+struct WarpInfo {
+  unsigned Begin = 0, End = 0, First = 0;
+  std::vector<unsigned> Active;
+  /// Every thread of the warp, active or not.
+  std::vector<unsigned> All;
+};
+
+/// The symbolic part of \p Off in thread \p T under \p B.
+int64_t symbolicPart(const LaneValue &Off, unsigned T, const SymbolBinding &B) {
+  return Off.evaluate(T, B) - Off.constants()[T];
+}
+
+/// Lane addresses of one warp: concrete parts as they are (so their
+/// alignment counts), symbolic parts relative to the first active lane (the
+/// warp-uniform part of an unknown offset is taken as sector-aligned).
+std::vector<std::optional<int64_t>> warpAddresses(const LaneValue &Off,
+                                                  const WarpInfo &W,
+                                                  const SymbolBinding &B,
+                                                  bool AllLanes = false) {
+  std::vector<std::optional<int64_t>> Addr(W.End - W.Begin);
+  int64_t Shift = symbolicPart(Off, W.First, B);
+  for (unsigned L : AllLanes ? W.All : W.Active)
+    Addr[L - W.Begin] = Off.evaluate(L, B) - Shift;
+  return Addr;
+}
+
+bool isUncoalesced(const CoalescingResult &R) {
+  return R.ActiveLanes >= 2 && R.IdealSectors > 0 &&
+         R.Sectors >= UncoalescedRatio * R.IdealSectors;
+}
+
+/// Every unknown of \p Off bound: those in \p B as given, those with a
+/// thread-dependent coefficient over the active threads to a large value,
+/// the others to 0.
+SymbolBinding fullBinding(const LaneValue &Off, const std::vector<char> &Active,
+                          const SymbolBinding &B) {
+  SymbolBinding Out = B;
+  unsigned K = 0;
+  for (const auto &KV : Off.coefficients()) {
+    if (Out.count(KV.first))
+      continue;
+    std::optional<int64_t> Seen;
+    bool Varies = false;
+    for (unsigned T = 0; T < KV.second.size(); ++T) {
+      if (!Active[T])
+        continue;
+      if (Seen && *Seen != KV.second[T])
+        Varies = true;
+      Seen = KV.second[T];
+    }
+    Out[KV.first] = Varies ? LargeValue * int64_t(1 + K++) : 0;
+  }
+  return Out;
+}
+
+std::string symbolName(const KernelTrace &T, SymbolId S) {
+  return "'" + T.Symbols.info(S).Name + "'";
+}
+
+std::string listValues(const std::vector<int64_t> &Vs) {
+  std::ostringstream OS;
+  for (unsigned I = 0; I < Vs.size(); ++I)
+    OS << (I == 0 ? "" : I + 1 == Vs.size() ? " or " : ", ") << Vs[I];
+  return OS.str();
+}
+
+/// Runs of contiguous bytes in a warp's request: "8 runs of 16 bytes".
+std::string describeRuns(const std::vector<std::optional<int64_t>> &Addr,
+                         unsigned Width) {
+  std::vector<std::pair<int64_t, int64_t>> Iv;
+  for (const auto &A : Addr)
+    if (A)
+      Iv.push_back({*A, *A + Width});
+  std::sort(Iv.begin(), Iv.end());
+  std::vector<std::pair<int64_t, int64_t>> Merged;
+  for (const auto &X : Iv) {
+    if (!Merged.empty() && X.first <= Merged.back().second)
+      Merged.back().second = std::max(Merged.back().second, X.second);
+    else
+      Merged.push_back(X);
+  }
+  std::vector<int64_t> Lengths;
+  for (const auto &X : Merged)
+    Lengths.push_back(X.second - X.first);
+  std::ostringstream OS;
+  bool Same = std::all_of(Lengths.begin(), Lengths.end(),
+                          [&](int64_t L) { return L == Lengths[0]; });
+  OS << "its lanes touch " << Lengths.size() << " separate runs";
+  if (Same && !Lengths.empty())
+    OS << " of " << Lengths[0] << " contiguous bytes";
+  return OS.str();
+}
+
+/// "successive lanes are 'pitch' elements apart", "... 4096 bytes apart",
+/// or the runs the warp touches.
+std::string describeStride(const GlobalAccess &A, const WarpInfo &W,
+                           const std::vector<std::optional<int64_t>> &Addr,
+                           const std::vector<SymbolId> &Varying,
+                           const KernelTrace &T) {
+  const std::vector<unsigned> &L = W.Active;
+  if (L.size() >= 2) {
+    bool Consecutive = true;
+    for (unsigned I = 1; I < L.size(); ++I)
+      Consecutive &= L[I] == L[I - 1] + 1;
+    const LaneValue &Off = A.Offset;
+    if (Consecutive && Varying.size() == 1) {
+      SymbolId S = Varying[0];
+      auto It = Off.coefficients().find(S);
+      if (It != Off.coefficients().end()) {
+        int64_t C0 = Off.constants()[L[1]] - Off.constants()[L[0]];
+        int64_t A0 = It->second[L[1]] - It->second[L[0]];
+        bool Regular = A0 != 0;
+        for (unsigned I = 1; I < L.size() && Regular; ++I)
+          Regular = Off.constants()[L[I]] - Off.constants()[L[I - 1]] == C0 &&
+                    It->second[L[I]] - It->second[L[I - 1]] == A0;
+        int64_t W = int64_t(A.Width);
+        if (Regular && A0 == W && C0 % W == 0 && C0 != 0) {
+          std::ostringstream OS;
+          OS << "successive lanes are " << symbolName(T, S)
+             << (C0 > 0 ? " + " : " - ") << std::llabs(C0) / W
+             << " elements apart";
+          return OS.str();
+        }
+        if (Regular && C0 == 0) {
+          std::ostringstream OS;
+          OS << "successive lanes are ";
+          if (A0 == int64_t(A.Width))
+            OS << symbolName(T, S) << " elements";
+          else if (A0 % int64_t(A.Width) == 0)
+            OS << A0 / int64_t(A.Width) << " * " << symbolName(T, S)
+               << " elements";
+          else
+            OS << A0 << " * " << symbolName(T, S) << " bytes";
+          OS << " apart";
+          return OS.str();
+        }
+      }
+    }
+    if (Consecutive && Varying.empty()) {
+      int64_t D = *Addr[L[1] - W.Begin] - *Addr[L[0] - W.Begin];
+      bool Regular = true;
+      for (unsigned I = 1; I < L.size() && Regular; ++I)
+        Regular = *Addr[L[I] - W.Begin] - *Addr[L[I - 1] - W.Begin] == D;
+      if (Regular && D != 0)
+        return "successive lanes are " + std::to_string(D) + " bytes apart";
+    }
+  }
+  return describeRuns(Addr, A.Width);
+}
+
+} // namespace
+
+TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
+  TransferVerdict V;
+  const LaneValue &Off = A.Offset;
+  if (!Off.isAffine() || A.Active.size() != Off.size())
+    return V;
+  const ThreadGeometry &G = T.Geometry;
+  CoalescingModel Model;
+
+  // Warps with at least two active lanes; identical ones (same relative
+  // pattern and alignment) are evaluated once.
+  std::vector<WarpInfo> Warps;
+  std::set<std::vector<int64_t>> Signatures;
+  for (unsigned W = 0; W < G.warps(); ++W) {
+    WarpInfo WI;
+    WI.Begin = G.warpBegin(W);
+    WI.End = std::min(G.warpEnd(W), Off.size());
+    for (unsigned L = WI.Begin; L < WI.End; ++L) {
+      WI.All.push_back(L);
+      if (A.Active[L])
+        WI.Active.push_back(L);
+    }
+    if (WI.Active.size() < 2)
+      continue;
+    WI.First = WI.Active[0];
+    std::vector<int64_t> Sig;
+    Sig.push_back(((Off.constants()[WI.First] % 32) + 32) % 32);
+    for (unsigned L = WI.Begin; L < WI.End; ++L) {
+      Sig.push_back(A.Active[L]);
+      Sig.push_back(Off.constants()[L] - Off.constants()[WI.First]);
+      for (const auto &KV : Off.coefficients())
+        Sig.push_back(KV.second[L] - KV.second[WI.First]);
+    }
+    if (Signatures.insert(Sig).second)
+      Warps.push_back(std::move(WI));
+  }
+  if (Warps.empty())
+    return V;
+
+  // Unknowns with a lane-dependent coefficient in some warp, the smallest
+  // non-zero coefficient difference of each, and the concrete spread.
+  std::vector<SymbolId> Varying;
+  std::map<SymbolId, int64_t> MinStep;
+  int64_t Spread = 0;
+  for (const WarpInfo &W : Warps) {
+    int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+    for (unsigned L : W.Active) {
+      Lo = std::min(Lo, Off.constants()[L]);
+      Hi = std::max(Hi, Off.constants()[L]);
+    }
+    Spread = std::max(Spread, Hi - Lo + int64_t(A.Width));
+    for (const auto &KV : Off.coefficients())
+      for (unsigned L : W.Active) {
+        int64_t D = std::llabs(KV.second[L] - KV.second[W.First]);
+        if (D == 0)
+          continue;
+        auto [It, New] = MinStep.try_emplace(KV.first, D);
+        if (!New)
+          It->second = std::min(It->second, D);
+      }
+  }
+  for (const auto &KV : MinStep)
+    Varying.push_back(KV.first);
+
+  // The values each varying unknown is enumerated over.
+  std::vector<std::vector<int64_t>> Values;
+  bool Generated = false; // One unknown, 0..S0 and a periodic tail.
+  int64_t S0 = 0;
+  for (SymbolId S : Varying) {
+    const SymbolInfo &SI = T.Symbols.info(S);
+    if (SI.Values && !SI.Values->empty() && SI.Values->size() <= 64) {
+      Values.push_back(*SI.Values);
+      continue;
+    }
+    if (Varying.size() == 1) {
+      // Beyond S0 the lanes of different coefficients are more than the
+      // concrete spread plus two sectors apart and share no sector; what
+      // is left depends on alignment, periodic with at most 32 values.
+      S0 = std::min<int64_t>(MaxThreshold, (Spread + 64) / MinStep[S] + 2);
+      std::vector<int64_t> Vs;
+      for (int64_t X = 0; X <= S0 + 32; ++X)
+        Vs.push_back(X);
+      Values.push_back(std::move(Vs));
+      Generated = true;
+      continue;
+    }
+    Values.push_back({0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 1024});
+  }
+  uint64_t Combos = 1;
+  for (const auto &Vs : Values)
+    Combos *= Vs.size();
+  if (Combos > MaxAssignments)
+    return V;
+
+  struct Outcome {
+    SymbolBinding Bind;
+    bool Bad = false;
+    CoalescingResult Worst;
+    unsigned Warp = 0;
+    std::vector<std::optional<int64_t>> Addr;
+    const WarpInfo *WI = nullptr;
+  };
+  std::vector<Outcome> Outcomes;
+  Outcomes.reserve(Combos);
+  for (uint64_t C = 0; C < Combos; ++C) {
+    Outcome O;
+    uint64_t Rest = C;
+    for (unsigned I = 0; I < Varying.size(); ++I) {
+      O.Bind[Varying[I]] = Values[I][Rest % Values[I].size()];
+      Rest /= Values[I].size();
+    }
+    bool Have = false;
+    for (const WarpInfo &W : Warps) {
+      auto Addr = warpAddresses(Off, W, O.Bind);
+      CoalescingResult R = Model.analyze(Addr, A.Width,
+                                         A.Kind == AccessKind::Store
+                                             ? AccessOp::Store
+                                             : AccessOp::Load);
+      // A request thinned out by a branch whose other side serves the other
+      // lanes (`if (odd) out[tid] = ...`) is not the layout's fault: the
+      // pattern must be uncoalesced over the whole warp too.
+      if (isUncoalesced(R) && W.Active.size() != W.All.size())
+        O.Bad |= isUncoalesced(
+            Model.analyze(warpAddresses(Off, W, O.Bind, /*AllLanes=*/true),
+                          A.Width));
+      else
+        O.Bad |= isUncoalesced(R);
+      if (!Have || R.ratio() > O.Worst.ratio()) {
+        Have = true;
+        O.Worst = R;
+        O.Warp = W.Begin / G.warpSize();
+        O.Addr = std::move(Addr);
+        O.WI = &W;
+      }
+    }
+    Outcomes.push_back(std::move(O));
+  }
+
+  V.Valid = true;
+  unsigned BadCount = 0;
+  for (const Outcome &O : Outcomes)
+    BadCount += O.Bad;
+  V.Uncoalesced = BadCount > 0;
+  V.Conditional = V.Uncoalesced && BadCount < Outcomes.size();
+
+  // The outcome shown: the worst one ("up to" when conditional), at the
+  // first values that give it.
+  const Outcome *Shown = &Outcomes[0];
+  for (const Outcome &O : Outcomes)
+    if ((O.Bad && !Shown->Bad) ||
+        (O.Bad == Shown->Bad && O.Worst.ratio() > Shown->Worst.ratio()))
+      Shown = &O;
+  V.Result = Shown->Worst;
+  V.Warp = Shown->Warp;
+  V.Addr = Shown->Addr;
+  V.Binding = Shown->Bind;
+  V.Stride = describeStride(A, *Shown->WI, Shown->Addr, Varying, T);
+
+  if (!V.Conditional)
+    return V;
+  if (Varying.size() == 1) {
+    SymbolId S = Varying[0];
+    std::string Name = symbolName(T, S);
+    std::vector<int64_t> Bad, Good;
+    bool TailBad = true;
+    for (const Outcome &O : Outcomes) {
+      int64_t X = O.Bind.at(S);
+      (O.Bad ? Bad : Good).push_back(X);
+      if (Generated && X > S0 && !O.Bad)
+        TailBad = false;
+    }
+    std::ostringstream OS;
+    if (!Generated) {
+      if (Bad.size() <= 6)
+        OS << " when " << Name << " is " << listValues(Bad);
+      else
+        OS << " for some values of " << Name << " (e.g. " << Bad.back() << ")";
+    } else if (TailBad) {
+      bool Prefix = Good.back() < Bad.front();
+      if (Prefix)
+        OS << " when " << Name << " \u2265 " << Bad.front();
+      else if (Good.size() <= 4)
+        OS << " unless " << Name << " is " << listValues(Good);
+      else
+        OS << " for most values of " << Name << " (e.g. " << Bad.back()
+           << ")";
+    } else if (Bad.size() <= 4) {
+      OS << " when " << Name << " is " << listValues(Bad);
+    } else {
+      OS << " for some values of " << Name << " (e.g. " << Bad.back() << ")";
+    }
+    V.Condition = OS.str();
+    return V;
+  }
+  std::ostringstream OS;
+  OS << " for some values of ";
+  for (unsigned I = 0; I < Varying.size(); ++I)
+    OS << (I == 0 ? "" : I + 1 == Varying.size() ? " and " : ", ")
+       << symbolName(T, Varying[I]);
+  OS << " (e.g. ";
+  unsigned I = 0;
+  for (const auto &KV : V.Binding)
+    OS << (I++ ? ", " : "") << T.Symbols.info(KV.first).Name << " = "
+       << KV.second;
+  OS << ")";
+  V.Condition = OS.str();
+  return V;
+}
+
+static std::string declName(const ValueDecl *D, const char *Fallback) {
+  if (const auto *ND = dyn_cast_or_null<NamedDecl>(D))
+    return ND->getNameAsString();
+  return Fallback;
+}
+
+TransferGroup transferGroup(const KernelTrace &T, unsigned GIndex,
+                            unsigned SIndex) {
+  TransferGroup Grp;
+  const GlobalAccess &G0 = T.GlobalAccesses[GIndex];
+  const SharedAccess &S0 = T.Accesses[SIndex];
+  for (unsigned I = 0; I < T.GlobalAccesses.size(); ++I) {
+    const GlobalAccess &G = T.GlobalAccesses[I];
+    if (G.E != G0.E || G.CallStack != G0.CallStack || G.Active != G0.Active)
+      continue;
+    for (unsigned SI : G.Shared)
+      if (T.Accesses[SI].E == S0.E && T.Accesses[SI].Active == G.Active) {
+        Grp.Global.push_back(I);
+        Grp.Shared.push_back(SI);
+        break;
+      }
+  }
+  if (Grp.Global.empty()) {
+    Grp.Global.push_back(GIndex);
+    Grp.Shared.push_back(SIndex);
+  }
+  return Grp;
+}
+
+Reassignment reassign(const KernelTrace &T, const TransferGroup &Grp,
+                      bool ByGlobal, const SymbolBinding &Binding,
+                      const KernelTrace *Padded) {
+  Reassignment R;
+  const KernelTrace &ST = Padded ? *Padded : T;
+  unsigned NInst = Grp.Global.size();
+  std::vector<const GlobalAccess *> Gs;
+  std::vector<const SharedAccess *> Ss;
+  for (unsigned K = 0; K < NInst; ++K) {
+    if (Grp.Global[K] >= T.GlobalAccesses.size() ||
+        Grp.Shared[K] >= ST.Accesses.size())
+      return R;
+    Gs.push_back(&T.GlobalAccesses[Grp.Global[K]]);
+    Ss.push_back(&ST.Accesses[Grp.Shared[K]]);
+    if (!Gs.back()->Offset.isAffine() || !Ss.back()->Address.Offset.isAffine() ||
+        Ss.back()->E != T.Accesses[Grp.Shared[K]].E)
+      return R;
+  }
+  const std::vector<char> &Active = Gs[0]->Active;
+  std::vector<unsigned> Threads;
+  for (unsigned Th = 0; Th < Active.size(); ++Th)
+    if (Active[Th])
+      Threads.push_back(Th);
+  if (Threads.size() < 2)
+    return R;
+
+  // Addresses of every work item (instance, thread), both sides.
+  struct Item {
+    int64_t G, S;
+    unsigned K, Th;
+  };
+  std::vector<Item> Items;
+  for (unsigned K = 0; K < NInst; ++K) {
+    SymbolBinding GB = fullBinding(Gs[K]->Offset, Active, Binding);
+    SymbolBinding SB = fullBinding(Ss[K]->Address.Offset, Active, Binding);
+    for (unsigned Th : Threads)
+      Items.push_back({Gs[K]->Offset.evaluate(Th, GB),
+                       Ss[K]->Address.Offset.evaluate(Th, SB), K, Th});
+  }
+  std::vector<Item> Moved = Items;
+  std::sort(Moved.begin(), Moved.end(), [&](const Item &X, const Item &Y) {
+    int64_t A = ByGlobal ? X.G : X.S, B = ByGlobal ? Y.G : Y.S;
+    if (A != B)
+      return A < B;
+    return X.K != Y.K ? X.K < Y.K : X.Th < Y.Th;
+  });
+
+  // Slots in the order the hardware runs them: instance by instance, warp
+  // by warp over the active threads.
+  const ThreadGeometry &Geo = T.Geometry;
+  CoalescingModel CM;
+  BankModel BM;
+  unsigned GW = Gs[0]->Width, SW = Ss[0]->Width;
+  AccessOp SOp = Ss[0]->Kind == AccessKind::Load ? AccessOp::Load
+                                                  : AccessOp::Store;
+  auto Evaluate = [&](const std::vector<Item> &Order, CoalescingResult &GWorst,
+                      unsigned &SWorst) {
+    bool Have = false;
+    SWorst = 1;
+    std::vector<int> Slot(Active.size(), -1);
+    for (unsigned I = 0; I < Threads.size(); ++I)
+      Slot[Threads[I]] = int(I);
+    for (unsigned K = 0; K < NInst; ++K)
+      for (unsigned W = 0; W < Geo.warps(); ++W) {
+        std::vector<std::optional<int64_t>> GA, SA;
+        for (unsigned Th = Geo.warpBegin(W); Th < Geo.warpEnd(W); ++Th) {
+          if (Th >= Slot.size() || Slot[Th] < 0) {
+            GA.push_back(std::nullopt);
+            SA.push_back(std::nullopt);
+            continue;
+          }
+          const Item &It = Order[K * Threads.size() + unsigned(Slot[Th])];
+          GA.push_back(It.G);
+          SA.push_back(It.S);
+        }
+        CoalescingResult C = CM.analyze(GA, GW);
+        if (C.ActiveLanes >= 2 && (!Have || C.ratio() > GWorst.ratio())) {
+          GWorst = C;
+          Have = true;
+        }
+        BankResult B = BM.analyze(SA, SW, SOp);
+        if (B.ActiveLanes >= 1)
+          SWorst = std::max(SWorst, B.degree());
+      }
+  };
+  Evaluate(Items, R.GlobalBefore, R.SharedBefore);
+  Evaluate(Moved, R.GlobalAfter, R.SharedAfter);
+  R.Valid = true;
+  return R;
+}
+
+SymbolBinding largeBinding(const SymbolBinding &B) {
+  // A large, sector-aligned value for each lane-dependent unknown (a pitch
+  // of 4096 elements rather than the smallest one that shows the problem).
+  SymbolBinding Large;
+  int64_t Scale = 1;
+  for (const auto &KV : B)
+    Large[KV.first] = LargeValue * Scale++;
+  return Large;
+}
+
+/// Whether \p G moves elements one to one with one shared access (a copy,
+/// possibly converted or scaled), rather than combining several (a sum
+/// over a tile): only then can the work be re-assigned element by element.
+static bool directTransfer(const GlobalAccess &G, const KernelTrace &T) {
+  if (G.Shared.size() != 1)
+    return false;
+  const SharedAccess &S = T.Accesses[G.Shared[0]];
+  unsigned Links = 0;
+  for (unsigned GI : S.Global)
+    Links += T.GlobalAccesses[GI].E == G.E;
+  return Links == 1;
+}
+
+/// Whether a barrier separates the tile's producers from its consumers, so
+/// that which thread moves which element may change.
+static bool barrierAround(const KernelTrace &T, const SharedAccess &S) {
+  for (const BarrierEvent &B : T.Barriers)
+    if (B.Kind == BarrierKind::Block &&
+        (S.Kind == AccessKind::Store ? B.Seq > S.Seq : B.Seq < S.Seq))
+      return true;
+  return false;
+}
+
+std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
+                            unsigned SIndex, const TransferVerdict &V) {
+  const KernelTrace &T = K.Trace;
+  if (SIndex >= T.Accesses.size() || GIndex >= T.GlobalAccesses.size())
+    return "";
+  const GlobalAccess &G = T.GlobalAccesses[GIndex];
+  const SharedAccess &S = T.Accesses[SIndex];
+  if (!barrierAround(T, S) || !directTransfer(G, T))
+    return "";
+  SymbolBinding Large = largeBinding(V.Binding);
+  TransferGroup Grp = transferGroup(T, GIndex, SIndex);
+  Reassignment R = reassign(T, Grp, /*ByGlobal=*/true, Large);
+  if (!R.Valid || isUncoalesced(R.GlobalAfter) || !isUncoalesced(R.GlobalBefore))
+    return "";
+  std::string Global = declName(G.Base, "global memory");
+  std::string Tile = declName(S.Address.Base, "shared memory");
+  std::ostringstream OS;
+  OS << "with consecutive lanes on consecutive elements of '" << Global
+     << "' a warp's request would touch " << R.GlobalAfter.Sectors
+     << " sectors (not " << R.GlobalBefore.Sectors << "), and '" << Tile
+     << "' would do the transposition";
+  std::string What = S.Kind == AccessKind::Store
+                         ? "the store to '" + Tile + "'"
+                         : "the load from '" + Tile + "'";
+  if (R.SharedAfter <= 1) {
+    OS << "; " << What << " stays conflict-free";
+    return OS.str();
+  }
+  OS << "; " << What << " would then be a " << R.SharedAfter
+     << "-way bank conflict";
+  // Which padding of the tile removes it, re-walking the kernel padded.
+  const auto *Var = dyn_cast_or_null<VarDecl>(S.Address.Base);
+  const ConstantArrayType *VT =
+      Var && !S.Address.DynamicShared
+          ? K.Ctx.getAsConstantArrayType(Var->getType())
+          : nullptr;
+  const ConstantArrayType *Row =
+      VT ? K.Ctx.getAsConstantArrayType(VT->getElementType()) : nullptr;
+  if (Row && !Row->getElementType()->isArrayType()) {
+    for (int64_t Pad : {1, 2, 4, 8}) {
+      PaddingOverride O{Var, Pad};
+      KernelTrace P = traceKernel(K.Ctx, K.Kernel, T.Geometry, K.Opts, &O);
+      Reassignment RP = reassign(T, Grp, /*ByGlobal=*/true, Large, &P);
+      if (!RP.Valid)
+        break;
+      if (RP.SharedAfter <= 1) {
+        OS << ", which padding '" << Tile << "' to ["
+           << VT->getSize().getZExtValue() << "]["
+           << Row->getSize().getZExtValue() + uint64_t(Pad) << "] removes";
+        return OS.str();
+      }
+    }
+  }
+  OS << ", which a padding or an XOR swizzle of '" << Tile
+     << "' has to remove";
+  return OS.str();
+}
+
+std::vector<FindingNote> globalSideNotes(const KernelContext &K,
+                                         unsigned SIndex) {
+  std::vector<FindingNote> Notes;
+  const KernelTrace &T = K.Trace;
+  const SharedAccess &S = T.Accesses[SIndex];
+  if (!barrierAround(T, S))
+    return Notes;
+  std::set<const Expr *> Seen;
+  for (unsigned GI : S.Global) {
+    const GlobalAccess &G = T.GlobalAccesses[GI];
+    if (!Seen.insert(G.E).second || !directTransfer(G, T))
+      continue;
+    TransferVerdict V = analyzeTransfer(G, T);
+    if (!V.Valid || V.Uncoalesced)
+      continue;
+    // Re-assign threads so that the tile access is conflict-free
+    // (consecutive lanes on consecutive words), keeping every element's
+    // place in the tile: what does the global side pay?
+    TransferGroup Grp = transferGroup(T, GI, SIndex);
+    Reassignment R = reassign(T, Grp, /*ByGlobal=*/false, {});
+    if (!R.Valid || R.SharedAfter > 1 || !isUncoalesced(R.GlobalAfter))
+      continue;
+    std::string Global = declName(G.Base, "global memory");
+    std::ostringstream OS;
+    OS << "'" << Global << "' is " << (G.Kind == AccessKind::Load ? "read" : "written")
+       << " coalesced here (" << R.GlobalBefore.Sectors
+       << " sectors per request); giving consecutive lanes consecutive "
+          "elements of '"
+       << declName(S.Address.Base, "the tile")
+       << "' instead would make this access touch " << R.GlobalAfter.Sectors
+       << " sectors: change the tile's layout, not which lanes move which "
+          "elements";
+    Notes.push_back({G.Loc, OS.str()});
+  }
+  return Notes;
+}
+
+bool globalSideNoWorse(const KernelTrace &Before, const KernelTrace &After,
+                       const ValueDecl *Var) {
+  if (Before.GlobalAccesses.size() != After.GlobalAccesses.size())
+    return false;
+  for (unsigned I = 0; I < Before.GlobalAccesses.size(); ++I) {
+    const GlobalAccess &A = Before.GlobalAccesses[I];
+    bool Linked = false;
+    for (unsigned SI : A.Shared)
+      Linked |= Before.Accesses[SI].Address.Base == Var;
+    if (!Linked)
+      continue;
+    TransferVerdict VB = analyzeTransfer(A, Before);
+    TransferVerdict VA = analyzeTransfer(After.GlobalAccesses[I], After);
+    if (VA.Valid && VA.Uncoalesced &&
+        (!VB.Valid || !VB.Uncoalesced ||
+         VA.Result.ratio() > VB.Result.ratio()))
+      return false;
+  }
+  return true;
+}
+
+namespace {
+
+class UncoalescedTransferChecker {
+public:
+  UncoalescedTransferChecker(const KernelContext &K, FindingSink &Sink)
+      : K(K), Sink(Sink) {}
+
+  void run() {
+    const KernelTrace &T = K.Trace;
+    // The same access appears once per unrolled iteration and inlined call:
+    // report its worst instance once, preferring an unconditional verdict.
+    std::map<const Expr *, std::pair<unsigned, TransferVerdict>> Worst;
+    std::vector<const Expr *> Order;
+    for (unsigned I = 0; I < T.GlobalAccesses.size(); ++I) {
+      const GlobalAccess &A = T.GlobalAccesses[I];
+      if (A.Shared.empty() || A.Kind == AccessKind::Atomic)
+        continue;
+      TransferVerdict V = analyzeTransfer(A, T);
+      if (!V.Valid || !V.Uncoalesced)
+        continue;
+      auto It = Worst.find(A.E);
+      if (It == Worst.end()) {
+        Order.push_back(A.E);
+        Worst.emplace(A.E, std::make_pair(I, std::move(V)));
+        continue;
+      }
+      const TransferVerdict &Old = It->second.second;
+      if ((Old.Conditional && !V.Conditional) ||
+          (Old.Conditional == V.Conditional &&
+           V.Result.ratio() > Old.Result.ratio()))
+        It->second = std::make_pair(I, std::move(V));
+    }
+    for (const Expr *E : Order)
+      report(Worst[E].first, Worst[E].second);
+  }
+
+private:
+  const KernelContext &K;
+  FindingSink &Sink;
+
+  void report(unsigned Index, const TransferVerdict &V) {
+    const KernelTrace &T = K.Trace;
+    const GlobalAccess &A = T.GlobalAccesses[Index];
+    const CoalescingResult &R = V.Result;
+    bool Load = A.Kind == AccessKind::Load;
+    std::string Name = declName(A.Base, "global memory");
+    std::ostringstream Msg;
+    Msg << "global " << (Load ? "load from" : "store to") << " '" << Name
+        << "' is uncoalesced" << V.Condition << ": a warp's request touches "
+        << (V.Conditional ? "up to " : "") << R.Sectors
+        << " sectors of 32 bytes for " << R.DistinctBytes
+        << " bytes, where " << R.IdealSectors << " would do";
+    if (!V.Stride.empty())
+      Msg << "; " << V.Stride;
+
+    Finding F;
+    F.Check = CheckKind::UncoalescedTransfer;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+
+    // The shared accesses it feeds or drains: a note at each (two at most),
+    // the first one with the transpose-through-the-tile advice if any.
+    std::set<const Expr *> Noted;
+    std::string Advice;
+    for (unsigned SI : A.Shared) {
+      const SharedAccess &S = T.Accesses[SI];
+      if (!Noted.insert(S.E).second || Noted.size() > 2)
+        continue;
+      std::string Tile = declName(S.Address.Base, "shared memory");
+      if (Advice.empty() && Noted.size() == 1)
+        Advice = transposeAdvice(K, Index, SI, V);
+      std::string Note =
+          Load ? "the loaded value is stored to '" + Tile + "' here"
+               : "the stored value is loaded from '" + Tile + "' here";
+      if (!Advice.empty() && Noted.size() == 1)
+        Note += "; " + Advice;
+      F.Notes.push_back({S.Loc, Note});
+    }
+    if (!Advice.empty())
+      Msg << "; let consecutive lanes take consecutive elements of '" << Name
+          << "' and transpose through '"
+          << declName(T.Accesses[A.Shared[0]].Address.Base, "the tile")
+          << "'";
+    F.Message = Msg.str();
+
+    if (!A.CallStack.empty())
+      F.Notes.push_back({A.CallStack.front()->getExprLoc(),
+                         "in the call from kernel '" + K.DisplayName + "'"});
+    if (K.Kernel->isTemplateInstantiation() ||
+        K.Kernel->getTemplateSpecializationInfo())
+      F.Notes.push_back({K.Kernel->getLocation(),
+                         "in instantiation '" + K.DisplayName + "'"});
+    std::ostringstream Geo;
+    Geo << "analysed for a block of " << T.Geometry.block().str()
+        << " threads (" << T.GeometrySource << "), with '" << Name
+        << "' 256-byte aligned and offsets the same in every lane taken as "
+           "whole sectors";
+    if (T.GeometryAssumed)
+      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
+             "the kernel or the BlockDim option";
+    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+
+    std::ostringstream Detail;
+    Detail << "sectors touched by warp " << V.Warp << ":";
+    for (int64_t S : R.SectorList)
+      Detail << " " << S;
+    Detail << "\n";
+    F.Detail = Detail.str();
+    F.Weight = unsigned(R.ratio() * 64);
+    Sink.report(F);
+  }
+};
+
+} // namespace
+
+void checkUncoalescedTransfers(const KernelContext &K, FindingSink &Sink) {
+  UncoalescedTransferChecker(K, Sink).run();
+}
+
+} // namespace shmem

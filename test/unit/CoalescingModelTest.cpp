@@ -1,0 +1,327 @@
+//===- CoalescingModelTest.cpp - Replay the measured global sectors -------===//
+//
+// Replays every row of test/calibration/h200-global-sectors.tsv (one
+// single-load kernel each, measured with Nsight Compute on an H200; see
+// test/calibration/README.md) through the CoalescingModel and expects the
+// exact measured sectors and requests; replays the same patterns measured as
+// stores (h200-global-transfers.tsv, bench/gpu/transfer); then checks the
+// ideal and a few cases the tables do not hold (masks, unaligned wide lanes).
+//
+// The directory comes from the compile definition SHMEM_LINT_CALIBRATION_DIR;
+// the environment variable of the same name overrides it at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CoalescingModel.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef SHMEM_LINT_CALIBRATION_DIR
+#error "define SHMEM_LINT_CALIBRATION_DIR to the test/calibration directory"
+#endif
+
+using namespace shmem;
+
+namespace {
+
+struct Row {
+  unsigned Line = 0;
+  std::string Name, Type, Sass;
+  unsigned Width = 0;
+  std::vector<std::optional<int64_t>> Offsets;
+  long Sectors = -1, Requests = -1, Instructions = -1;
+};
+
+std::string calibrationDir() {
+  if (const char *Env = std::getenv("SHMEM_LINT_CALIBRATION_DIR"))
+    if (*Env)
+      return Env;
+  return SHMEM_LINT_CALIBRATION_DIR;
+}
+
+std::vector<std::string> split(const std::string &S, char Sep) {
+  std::vector<std::string> Out;
+  std::string Cur;
+  std::istringstream In(S);
+  while (std::getline(In, Cur, Sep))
+    Out.push_back(Cur);
+  if (!S.empty() && S.back() == Sep)
+    Out.push_back("");
+  return Out;
+}
+
+long number(const std::string &S) {
+  if (S.empty() || S == "NA")
+    return -1;
+  char *End = nullptr;
+  long V = std::strtol(S.c_str(), &End, 10);
+  return (End && *End == '\0') ? V : -1;
+}
+
+std::vector<Row> readTable(const std::string &Path, std::string &Error) {
+  std::vector<Row> Rows;
+  std::ifstream In(Path);
+  if (!In) {
+    Error = "cannot open " + Path;
+    return Rows;
+  }
+  std::map<std::string, size_t> Col;
+  std::string Line;
+  unsigned LineNo = 0;
+  while (std::getline(In, Line)) {
+    ++LineNo;
+    if (!Line.empty() && Line.back() == '\r')
+      Line.pop_back();
+    if (Line.empty() || Line[0] == '#')
+      continue;
+    std::vector<std::string> F = split(Line, '\t');
+    if (Col.empty()) {
+      for (size_t I = 0; I < F.size(); ++I)
+        Col[F[I]] = I;
+      for (const char *Need :
+           {"name", "width_bytes", "offsets", "sectors", "requests"})
+        if (!Col.count(Need)) {
+          Error = Path + ": header lacks column '" + Need + "'";
+          return Rows;
+        }
+      continue;
+    }
+    auto Get = [&](const char *C) -> std::string {
+      auto It = Col.find(C);
+      return It != Col.end() && It->second < F.size() ? F[It->second] : "";
+    };
+    Row R;
+    R.Line = LineNo;
+    R.Name = Get("name");
+    R.Type = Get("type");
+    R.Sass = Get("sass");
+    R.Width = unsigned(number(Get("width_bytes")));
+    R.Sectors = number(Get("sectors"));
+    R.Requests = number(Get("requests"));
+    R.Instructions = number(Get("instructions"));
+    for (const std::string &O : split(Get("offsets"), ','))
+      R.Offsets.push_back(O == "-" ? std::nullopt
+                                   : std::optional<int64_t>(std::stoll(O)));
+    Rows.push_back(std::move(R));
+  }
+  if (Col.empty())
+    Error = Path + ": no header line";
+  return Rows;
+}
+
+const std::vector<Row> &rows() {
+  static std::string Error;
+  static std::vector<Row> Rows =
+      readTable(calibrationDir() + "/h200-global-sectors.tsv", Error);
+  if (!Error.empty())
+    ADD_FAILURE() << Error;
+  return Rows;
+}
+
+std::vector<std::optional<int64_t>> stride(int64_t Bytes, int64_t Start = 0,
+                                           unsigned Lanes = 32) {
+  std::vector<std::optional<int64_t>> A(32);
+  for (unsigned L = 0; L < Lanes; ++L)
+    A[L] = Start + int64_t(L) * Bytes;
+  return A;
+}
+
+TEST(CoalescingModelCalibration, TableIsComplete) {
+  const std::vector<Row> &Rs = rows();
+  EXPECT_EQ(Rs.size(), 19u);
+  std::map<unsigned, unsigned> Widths;
+  for (const Row &R : Rs) {
+    SCOPED_TRACE(R.Name);
+    EXPECT_EQ(R.Offsets.size(), 32u) << R.Name << " (line " << R.Line << ")";
+    EXPECT_GE(R.Sectors, 0) << R.Name << ": no measurement";
+    // One warp, one LDG: anything else means the compiler split or merged
+    // the load and the row cannot be replayed.
+    EXPECT_EQ(R.Instructions, 1) << R.Name << ": SASS " << R.Sass;
+    EXPECT_EQ(R.Sass.rfind("LDG", 0), 0u) << R.Name << ": SASS " << R.Sass;
+    ++Widths[R.Width];
+  }
+  for (unsigned W : {1u, 2u, 4u, 8u, 16u})
+    EXPECT_GT(Widths[W], 0u) << "no row of width " << W;
+}
+
+TEST(CoalescingModelCalibration, EveryRowMatchesExactly) {
+  CoalescingModel Model;
+  unsigned Checked = 0, Mismatched = 0;
+  for (const Row &R : rows()) {
+    if (R.Sectors < 0 || R.Offsets.size() != 32)
+      continue;
+    CoalescingResult Res = Model.analyze(R.Offsets, R.Width, AccessOp::Load);
+    ++Checked;
+    bool Bad = long(Res.Sectors) != R.Sectors ||
+               (R.Requests >= 0 && long(Res.Requests) != R.Requests);
+    Mismatched += Bad;
+    EXPECT_EQ(long(Res.Sectors), R.Sectors)
+        << "row " << R.Name << " (line " << R.Line << ", " << R.Sass
+        << "): model " << Res.Sectors << " sectors, measured " << R.Sectors;
+    if (R.Requests >= 0)
+      EXPECT_EQ(long(Res.Requests), R.Requests)
+          << "row " << R.Name << " (line " << R.Line << ")";
+  }
+  EXPECT_EQ(Checked, 19u);
+  EXPECT_EQ(Mismatched, 0u)
+      << Mismatched << " of " << Checked << " rows mismatched";
+}
+
+// The ideal of every measured row: what the same bytes need when packed.
+TEST(CoalescingModelCalibration, IdealPerRow) {
+  const std::map<std::string, unsigned> Ideal = {
+      {"f32_stride1", 4},   {"f32_stride2", 4},       {"f32_stride4", 4},
+      {"f32_stride8", 4},   {"f32_stride32", 4},      {"f32_stride33", 4},
+      {"f32_broadcast", 1}, {"f32_stride1_offset1", 4}, {"f32_reverse", 4},
+      {"f32_transposed_4x8", 4}, {"f32_block8x4_pitch1024", 4},
+      {"f2_stride1", 8},    {"f2_stride2", 8},        {"f2_stride32", 8},
+      {"f4_stride1", 16},   {"f4_stride2", 16},       {"f4_stride32", 16},
+      {"u8_stride1", 1},    {"u16_stride1", 2}};
+  CoalescingModel Model;
+  unsigned Seen = 0;
+  for (const Row &R : rows()) {
+    auto It = Ideal.find(R.Name);
+    if (It == Ideal.end())
+      continue;
+    ++Seen;
+    CoalescingResult Res = Model.analyze(R.Offsets, R.Width);
+    EXPECT_EQ(Res.IdealSectors, It->second) << R.Name;
+  }
+  EXPECT_EQ(Seen, Ideal.size());
+}
+
+// test/calibration/h200-global-transfers.tsv (bench/gpu/transfer): the 19
+// lane patterns again, as warp-wide stores, and tile kernels of whole blocks
+// measured per kernel.
+struct TransferRow {
+  std::string Name, Op;
+  unsigned Width = 0;
+  std::vector<std::optional<int64_t>> Offsets;
+  long ModelSectors = -1, ModelRequests = -1, Sectors = -1, Requests = -1;
+};
+
+std::vector<TransferRow> transferRows() {
+  std::vector<TransferRow> Rows;
+  std::ifstream In(calibrationDir() + "/h200-global-transfers.tsv");
+  if (!In) {
+    ADD_FAILURE() << "cannot open h200-global-transfers.tsv";
+    return Rows;
+  }
+  std::map<std::string, size_t> Col;
+  std::string Line;
+  while (std::getline(In, Line)) {
+    if (Line.empty() || Line[0] == '#')
+      continue;
+    std::vector<std::string> F = split(Line, '\t');
+    if (Col.empty()) {
+      for (size_t I = 0; I < F.size(); ++I)
+        Col[F[I]] = I;
+      continue;
+    }
+    auto Get = [&](const char *C) -> std::string {
+      auto It = Col.find(C);
+      return It != Col.end() && It->second < F.size() ? F[It->second] : "";
+    };
+    TransferRow R;
+    R.Name = Get("name");
+    R.Op = Get("op");
+    R.Width = unsigned(number(Get("width_bytes")));
+    R.ModelSectors = number(Get("model_sectors"));
+    R.ModelRequests = number(Get("model_requests"));
+    R.Sectors = number(Get("sectors"));
+    R.Requests = number(Get("requests"));
+    if (R.Name.rfind("st_", 0) == 0 && Get("block") == "32x1")
+      for (const std::string &O : split(Get("offsets_or_expr"), ','))
+        R.Offsets.push_back(std::stoll(O));
+    Rows.push_back(std::move(R));
+  }
+  return Rows;
+}
+
+TEST(CoalescingModelCalibration, StoresFollowTheLoadRule) {
+  CoalescingModel Model;
+  unsigned Checked = 0;
+  for (const TransferRow &R : transferRows()) {
+    if (R.Offsets.size() != 32)
+      continue;
+    ++Checked;
+    CoalescingResult Res = Model.analyze(R.Offsets, R.Width, AccessOp::Store);
+    EXPECT_EQ(long(Res.Sectors), R.Sectors) << R.Name;
+    EXPECT_EQ(long(Res.Requests), R.Requests) << R.Name;
+  }
+  EXPECT_EQ(Checked, 19u);
+}
+
+TEST(CoalescingModelCalibration, TileKernelsAgree) {
+  // Whole-block kernels: the generator's per-warp model sums against ncu's
+  // per-kernel counters.
+  unsigned Checked = 0;
+  for (const TransferRow &R : transferRows()) {
+    if (!R.Offsets.empty())
+      continue;
+    ++Checked;
+    EXPECT_EQ(R.Sectors, R.ModelSectors) << R.Name;
+    EXPECT_EQ(R.Requests, R.ModelRequests) << R.Name;
+  }
+  EXPECT_GE(Checked, 15u);
+}
+
+TEST(CoalescingModel, Degrees) {
+  CoalescingModel M;
+  EXPECT_EQ(M.analyze(stride(4), 4).degree(), 1u);
+  EXPECT_EQ(M.analyze(stride(8), 4).degree(), 2u);
+  EXPECT_EQ(M.analyze(stride(128), 4).degree(), 8u);
+  // Misaligned by one float: 5 sectors for 4, degree 2 rounded up but a
+  // ratio of 1.25.
+  CoalescingResult Off = M.analyze(stride(4, 4), 4);
+  EXPECT_EQ(Off.Sectors, 5u);
+  EXPECT_DOUBLE_EQ(Off.ratio(), 1.25);
+}
+
+TEST(CoalescingModel, InactiveLanes) {
+  CoalescingModel M;
+  std::vector<std::optional<int64_t>> None(32);
+  CoalescingResult R = M.analyze(None, 4);
+  EXPECT_EQ(R.Requests, 0u);
+  EXPECT_EQ(R.Sectors, 0u);
+  EXPECT_EQ(R.IdealSectors, 0u);
+  // Half a warp, stride 1: 2 sectors, ideal 2.
+  R = M.analyze(stride(4, 0, 16), 4);
+  EXPECT_EQ(R.ActiveLanes, 16u);
+  EXPECT_EQ(R.Sectors, 2u);
+  EXPECT_EQ(R.IdealSectors, 2u);
+  // Half a warp, column of a 32-float-pitch array: 16 sectors for 2.
+  R = M.analyze(stride(128, 0, 16), 4);
+  EXPECT_EQ(R.Sectors, 16u);
+  EXPECT_EQ(R.IdealSectors, 2u);
+}
+
+TEST(CoalescingModel, LanesStraddlingSectors) {
+  CoalescingModel M;
+  // A 16-byte lane at byte 24 covers two sectors.
+  std::vector<std::optional<int64_t>> A(32);
+  A[0] = 24;
+  CoalescingResult R = M.analyze(A, 16);
+  EXPECT_EQ(R.Sectors, 2u);
+  EXPECT_EQ(R.IdealSectors, 1u);
+  // Overlapping lanes count their bytes once.
+  A[1] = 32;
+  R = M.analyze(A, 16);
+  EXPECT_EQ(R.DistinctBytes, 24u);
+  EXPECT_EQ(R.Sectors, 2u);
+  // Negative offsets (below the base) floor correctly.
+  EXPECT_EQ(M.sectorOf(-1), -1);
+  EXPECT_EQ(M.sectorOf(-32), -1);
+  EXPECT_EQ(M.sectorOf(-33), -2);
+}
+
+} // namespace
