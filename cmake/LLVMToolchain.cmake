@@ -1,7 +1,7 @@
 # The one place that knows which LLVM/Clang shmem-lint is built against.
 set(SHMEM_LINT_LLVM_MAJOR 22)
 set(SHMEM_LINT_APT_LINE
-  "apt-get install -y clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools libgtest-dev cmake ninja-build")
+  "apt-get install -y clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev libgtest-dev cmake ninja-build")
 
 find_package(LLVM ${SHMEM_LINT_LLVM_MAJOR} CONFIG QUIET
   HINTS /usr/lib/llvm-${SHMEM_LINT_LLVM_MAJOR}/lib/cmake/llvm)

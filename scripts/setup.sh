@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          libgtest-dev cmake ninja-build python3 python3-jsonschema python3-yaml
-          pre-commit git chromium)
+          libclang-rt-22-dev libgtest-dev cmake ninja-build python3 python3-jsonschema
+          python3-yaml pre-commit git chromium)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

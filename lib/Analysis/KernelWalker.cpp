@@ -1316,7 +1316,7 @@ private:
       Out = LaneValue::apply(*Op, L, R,
                              OperandTy->isUnsignedIntegerOrEnumerationType());
       if (Out.kind() == LaneValue::Kind::NonAffine)
-        Out = splitDivision(*Op, L, R, Out);
+        Out = LaneValue::splitDivision(*Op, L, R, Out);
       break;
     }
     }
@@ -1369,37 +1369,6 @@ private:
       }
     if (!Out.isAffine())
       return std::nullopt;
-    return Out;
-  }
-
-  /// (C + sum a_k s_k) / m and % m when every a_k is a multiple of m and C
-  /// is non-negative: the unknowns pass through the division unchanged.
-  LaneValue splitDivision(LaneValue::Op Op, const LaneValue &L,
-                          const LaneValue &R, const LaneValue &Fallback) {
-    auto M = R.asConstant();
-    if (!M || *M <= 0 || !L.isAffine())
-      return Fallback;
-    for (int64_t C : L.constants())
-      if (C < 0)
-        return Fallback;
-    for (const auto &KV : L.coefficients())
-      for (int64_t A : KV.second)
-        if (A % *M != 0 || A < 0)
-          return Fallback;
-    // Symbols are assumed non-negative (indices, sizes and counters are).
-    LaneValue Conc = LaneValue::perThread(L.constants());
-    LaneValue MV = constant(*M);
-    if (Op == LaneValue::Op::Rem)
-      return LaneValue::apply(Op, Conc, MV);
-    if (Op != LaneValue::Op::Div && Op != LaneValue::Op::Shr)
-      return Fallback;
-    LaneValue Out = LaneValue::apply(Op, Conc, MV);
-    for (const auto &KV : L.coefficients()) {
-      std::vector<int64_t> Co(KV.second);
-      for (int64_t &A : Co)
-        A = Op == LaneValue::Op::Div ? A / *M : A >> *M;
-      Out = Out + LaneValue::perThread(Co) * LaneValue::symbol(N, KV.first);
-    }
     return Out;
   }
 

@@ -8,6 +8,16 @@
 
 namespace shmem {
 
+// 64-bit arithmetic wraps, as the machine's does: a kernel's constants and
+// products can overflow int64_t, and signed overflow must not be undefined
+// behaviour in the analyser (found by test/fuzz/ModelFuzzer.cpp).
+static int64_t wrapAdd(int64_t A, int64_t B) {
+  return int64_t(uint64_t(A) + uint64_t(B));
+}
+static int64_t wrapMul(int64_t A, int64_t B) {
+  return int64_t(uint64_t(A) * uint64_t(B));
+}
+
 LaneValue LaneValue::constant(unsigned Threads, int64_t V) {
   LaneValue R;
   R.K = Kind::Affine;
@@ -86,7 +96,7 @@ int64_t LaneValue::evaluate(unsigned T, const SymbolBinding &B) const {
   for (const auto &KV : A) {
     auto It = B.find(KV.first);
     if (It != B.end())
-      V += KV.second[T] * It->second;
+      V = wrapAdd(V, wrapMul(KV.second[T], It->second));
   }
   return V;
 }
@@ -143,13 +153,13 @@ LaneValue LaneValue::addScaled(const LaneValue &L, const LaneValue &R,
     return combineFailure(L, R);
   LaneValue Out = L;
   for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] += F * R.C[I];
+    Out.C[I] = wrapAdd(Out.C[I], wrapMul(F, R.C[I]));
   for (const auto &KV : R.A) {
     auto &Dst = Out.A[KV.first];
     if (Dst.empty())
       Dst.assign(Out.C.size(), 0);
     for (unsigned I = 0; I < Dst.size(); ++I)
-      Dst[I] += F * KV.second[I];
+      Dst[I] = wrapAdd(Dst[I], wrapMul(F, KV.second[I]));
   }
   Out.normalize();
   return Out;
@@ -179,10 +189,10 @@ LaneValue operator*(const LaneValue &L, const LaneValue &R) {
   const LaneValue &Other = L.hasSymbols() ? L : R;
   LaneValue Out = Other;
   for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] *= Conc.C[I];
+    Out.C[I] = wrapMul(Out.C[I], Conc.C[I]);
   for (auto &KV : Out.A)
     for (unsigned I = 0; I < KV.second.size(); ++I)
-      KV.second[I] *= Conc.C[I];
+      KV.second[I] = wrapMul(KV.second[I], Conc.C[I]);
   Out.normalize();
   return Out;
 }
@@ -203,6 +213,8 @@ LaneValue LaneValue::apply(Op O, const LaneValue &L, const LaneValue &R,
       if (Unsigned)
         Out[I] = O == Op::Div ? int64_t(uint64_t(A) / uint64_t(B))
                               : int64_t(uint64_t(A) % uint64_t(B));
+      else if (B == -1) // INT64_MIN / -1 overflows: negate, wrapping.
+        Out[I] = O == Op::Div ? wrapMul(A, -1) : 0;
       else
         Out[I] = O == Op::Div ? A / B : A % B;
       break;
@@ -232,6 +244,44 @@ LaneValue LaneValue::apply(Op O, const LaneValue &L, const LaneValue &R,
     }
   }
   return perThread(std::move(Out));
+}
+
+LaneValue LaneValue::splitDivision(Op O, const LaneValue &L,
+                                   const LaneValue &R,
+                                   const LaneValue &Fallback) {
+  auto M = R.asConstant();
+  if (!M || *M <= 0 || !L.isAffine())
+    return Fallback;
+  // x >> m divides by 2^m, not by m: the coefficients must be multiples of
+  // 2^m (found by test/fuzz/ModelFuzzer.cpp: `s >> 1` became 0).
+  int64_t Divisor = *M;
+  if (O == Op::Shr) {
+    if (*M >= 63)
+      return Fallback;
+    Divisor = int64_t(1) << *M;
+  }
+  for (int64_t C : L.C)
+    if (C < 0)
+      return Fallback;
+  for (const auto &KV : L.A)
+    for (int64_t A : KV.second)
+      if (A % Divisor != 0 || A < 0)
+        return Fallback;
+  // Symbols are assumed non-negative (indices, sizes and counters are).
+  LaneValue Conc = perThread(L.C);
+  LaneValue MV = constant(L.size(), *M);
+  if (O == Op::Rem)
+    return apply(O, Conc, MV);
+  if (O != Op::Div && O != Op::Shr)
+    return Fallback;
+  LaneValue Out = apply(O, Conc, MV);
+  for (const auto &KV : L.A) {
+    std::vector<int64_t> Co(KV.second);
+    for (int64_t &A : Co)
+      A /= Divisor;
+    Out = Out + perThread(Co) * symbol(L.size(), KV.first);
+  }
+  return Out;
 }
 
 LaneValue LaneValue::bitNot() const {
@@ -310,7 +360,7 @@ LaneValue LaneValue::bind(const SymbolBinding &B) const {
       continue;
     }
     for (unsigned I = 0; I < Out.C.size(); ++I)
-      Out.C[I] += It->second[I] * BI->second;
+      Out.C[I] = wrapAdd(Out.C[I], wrapMul(It->second[I], BI->second));
     It = Out.A.erase(It);
   }
   return Out;

@@ -97,6 +97,13 @@ public:
   /// \p Unsigned selects unsigned division, remainder and shifts.
   static LaneValue apply(Op O, const LaneValue &L, const LaneValue &R,
                          bool Unsigned = false);
+  /// (C + sum a_k s_k) / m, % m and >> m when every a_k is a multiple of
+  /// the divisor (m, or 2^m for >>) and C is non-negative: the unknowns,
+  /// assumed non-negative, pass through the division unchanged. Returns
+  /// \p Fallback (what apply() gave) when the split does not apply. Used by
+  /// the kernel walker for `/`, `%` and `>>`.
+  static LaneValue splitDivision(Op O, const LaneValue &L, const LaneValue &R,
+                                 const LaneValue &Fallback);
   LaneValue bitNot() const;
   LaneValue logicalNot() const;
   static LaneValue select(const LaneValue &Cond, const LaneValue &T,

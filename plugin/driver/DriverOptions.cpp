@@ -287,25 +287,6 @@ nearestEntry(llvm::StringRef File, const std::vector<DatabaseEntry> &Entries,
   return Best;
 }
 
-/// A translated command's arguments without the language (-x LANG) and the
-/// GPU architectures: the driver picks the one architecture and analyses
-/// every file as CUDA.
-static std::vector<std::string>
-withoutLanguageAndArch(const std::vector<std::string> &Args) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef A(Args[I]);
-    if (A == "-x") {
-      ++I; // and its value
-      continue;
-    }
-    if (A.starts_with("--cuda-gpu-arch=") || A.starts_with("-x"))
-      continue;
-    Out.push_back(Args[I]);
-  }
-  return Out;
-}
-
 namespace {
 /// Analysis flags given on the command line; they override .clang-tidy.
 struct CommandLineSettings {

@@ -305,6 +305,10 @@ bool isLauncher(llvm::StringRef Argv0) {
 //===----------------------------------------------------------------------===//
 
 constexpr unsigned MaxResponseFileDepth = 16;
+// Files read for one command, all nesting levels together. The depth limit
+// alone lets a file that names itself twice be read 2^16 times (found by
+// test/fuzz/DriverInputFuzzer.cpp: seconds and hundreds of MB per command).
+constexpr unsigned MaxResponseFiles = 256;
 
 std::string resolvePath(llvm::StringRef Path, llvm::StringRef Directory) {
   if (llvm::sys::path::is_absolute(Path) || Directory.empty())
@@ -368,6 +372,17 @@ private:
                              .str());
       return;
     }
+    if (FilesRead == MaxResponseFiles) {
+      R.Errors.push_back((llvm::Twine("more than ") +
+                          llvm::Twine(MaxResponseFiles) +
+                          " response and options files (a cycle?); '" + Name +
+                          "' and any further ones not read")
+                             .str());
+      ++FilesRead;
+    }
+    if (FilesRead > MaxResponseFiles)
+      return;
+    ++FilesRead;
     std::string Path = resolvePath(Name, Directory);
     auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
     if (!Buf) {
@@ -398,6 +413,7 @@ private:
   llvm::StringRef Directory;
   bool Nvcc;
   TranslatedCommand &R;
+  unsigned FilesRead = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -430,12 +446,22 @@ std::string whyDrop(const llvm::opt::Arg &A, llvm::StringRef Spelled,
     return "clang ignores it";
   if (O.matches(copt::OPT_M_Group))
     return "dependency-file flag";
+  // The architectures come from the command's own arch flags and end up in
+  // CudaArchs, of which the driver picks one; a kept architecture flag would
+  // add others behind its back (found by test/fuzz/DriverInputFuzzer.cpp).
+  if (O.matches(copt::OPT_offload_arch_EQ) ||
+      O.matches(copt::OPT_no_offload_arch_EQ))
+    return "the GPU architectures are taken from the command's arch flags";
   if (O.matches(copt::OPT_Link_Group))
     return "linker flag";
   if (!HostOnly)
     return "";
   if (O.hasFlag(copt::TargetSpecific))
     return "target-specific: it would not apply to the GPU side";
+  // clang files its CUDA and offloading flags under -f; they are no host
+  // compiler's business.
+  if (O.matches(copt::OPT_cuda_Group) || O.matches(copt::OPT_offload_Group))
+    return "a GPU compilation flag, not one for the host compiler";
   if (O.matches(copt::OPT_f_Group) || O.matches(copt::OPT_f_clang_Group) ||
       O.matches(copt::OPT_W_Group) || O.matches(copt::OPT_O_Group) ||
       O.matches(copt::OPT_g_Group))
@@ -936,6 +962,24 @@ void Translator::translateOther(llvm::ArrayRef<std::string> Words) {
 bool isNvccCompiler(llvm::StringRef Argv0) {
   std::string B = baseName(Argv0).lower();
   return B == "nvcc" || B == "nvcc.exe";
+}
+
+std::vector<std::string>
+withoutLanguageAndArch(const std::vector<std::string> &Args) {
+  // By option, not by spelling: `-D --cuda-gpu-arch=x` is a macro, and
+  // dropping its value would leave -D to swallow the next argument (found by
+  // test/fuzz/DriverInputFuzzer.cpp).
+  std::vector<std::string> Out;
+  unsigned MissingIndex = 0, MissingCount = 0;
+  forEachClangArg(Args, MissingIndex, MissingCount,
+                  [&](const llvm::opt::Arg &A, const llvm::opt::ArgList &,
+                      llvm::ArrayRef<std::string> Original) {
+                    if (A.getOption().matches(copt::OPT_x) ||
+                        A.getOption().matches(copt::OPT_offload_arch_EQ))
+                      return;
+                    Out.insert(Out.end(), Original.begin(), Original.end());
+                  });
+  return Out;
 }
 
 std::vector<std::string> tokenizeNvccOptionsFile(llvm::StringRef Text) {

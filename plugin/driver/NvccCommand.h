@@ -35,13 +35,17 @@
 //    clang's own option table; kept are -f*, -W*, -D, -U, -I, -isystem,
 //    -iquote, -idirafter, -include, -imacros, -std, -O, -g, -w, -pthread
 //    unless clang does not know them, ignores them, or they are
-//    target-specific; -Werror, -Werror=*, -pedantic-errors and -Wfatal-errors
-//    are always dropped, so that a compiler warning never stops an analysis;
+//    target-specific or GPU flags (clang's CUDA and offload -f flags);
+//    -Werror, -Werror=*, -pedantic-errors and -Wfatal-errors are always
+//    dropped, so that a compiler warning never stops an analysis;
+//  * the architectures come only from the command's own arch flags: no kept
+//    flag selects one (--offload-arch, --no-offload-arch are dropped);
 //  * `--options-file F` / `-optf F` are read like nvcc reads them: words
 //    split at white space, "double quotes" group, a backslash keeps the next
 //    character, single quotes are ordinary characters. `@F` response files
 //    use gcc's rules (llvm::cl::TokenizeGNUCommandLine). Both are found
-//    relative to the command's directory and may nest (16 levels).
+//    relative to the command's directory and may nest (16 levels, 256
+//    files a command).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +105,12 @@ bool isNvccCompiler(llvm::StringRef Argv0);
 TranslatedCommand
 translateCompileCommand(llvm::ArrayRef<std::string> CommandLine,
                         llvm::StringRef Directory);
+
+/// A translated command's arguments without the language (-x LANG) and the
+/// GPU architectures: the driver picks the one architecture and analyses
+/// every file as CUDA.
+std::vector<std::string>
+withoutLanguageAndArch(const std::vector<std::string> &Args);
 
 /// The words of an nvcc `--options-file` (see the rules above).
 std::vector<std::string> tokenizeNvccOptionsFile(llvm::StringRef Text);

@@ -8,6 +8,7 @@
 
 #include "NvccCommand.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -336,6 +337,16 @@ TEST(NvccCommandTest, UnreadableAndCyclicResponseFiles) {
   R = translateCompileCommand({"nvcc", "-c", "k.cu", "--options-file"},
                               Build.path());
   EXPECT_EQ(R.Errors.size(), 1u) << dump(R);
+
+  // A file naming itself twice: 2^16 reads within the depth limit, were it
+  // not for the limit on files read (found by the driver fuzzer).
+  Build.write("twice.rsp", "-DT @twice.rsp @twice.rsp");
+  R = translateCompileCommand({"nvcc", "@twice.rsp", "-c", "k.cu"},
+                              Build.path());
+  EXPECT_TRUE(llvm::any_of(R.Errors, [](const std::string &E) {
+    return llvm::StringRef(E).contains("more than 256");
+  })) << dump(R);
+  EXPECT_EQ(llvm::count(R.Args, "-DT"), 256);
 }
 
 //===----------------------------------------------------------------------===//
@@ -452,6 +463,33 @@ TEST(NvccCommandTest, XcompilerDropsWhatClangShouldNotGet) {
                         "'-march=native'", "'-pipe'", "'-Werror=shadow'",
                         "'-Wl,-rpath,/x'", "'-fno-gcse'", "'-iquote'"})
     EXPECT_TRUE(contains(R.Dropped, F)) << F << "\n" << dump(R);
+}
+
+TEST(NvccCommandTest, GpuFlagsAreNoHostCompilerFlags) {
+  // clang files --offload-arch, --cuda-gpu-arch and -fgpu-rdc under -f; as
+  // host-compiler flags they would have added architectures behind
+  // CudaArchs' back (found by the driver fuzzer).
+  TranslatedCommand R =
+      nvcc({"-forward-unknown-to-host-compiler", "-arch=sm_80",
+            "--offload-arch=sm_70,sm_90", "--cuda-gpu-arch=sm_75",
+            "-Xcompiler=-fgpu-rdc,-fPIC"});
+  EXPECT_EQ(R.Args, (Strings{"-fPIC", "--cuda-gpu-arch=sm_80"})) << dump(R);
+  EXPECT_EQ(R.CudaArchs, (Strings{"sm_80"}));
+  for (const char *F : {"'--offload-arch=sm_70,sm_90' (forwarded",
+                        "'--cuda-gpu-arch=sm_75' (forwarded",
+                        "'-fgpu-rdc' (from -Xcompiler)"})
+    EXPECT_TRUE(contains(R.Dropped, F)) << F << "\n" << dump(R);
+  // A clang command's own architecture flags still count, and
+  // --no-offload-arch is not passed on next to them.
+  R = translateCompileCommand({"clang++", "--offload-arch=sm_70,sm_90",
+                               "--no-offload-arch=sm_70", "-fgpu-rdc",
+                               "-c", "k.cu"},
+                              "/build");
+  EXPECT_EQ(R.CudaArchs, (Strings{"sm_70", "sm_90"}));
+  EXPECT_EQ(R.Args,
+            (Strings{"-fgpu-rdc", "--cuda-gpu-arch=sm_70", "--cuda-gpu-arch=sm_90"}))
+      << dump(R);
+  EXPECT_TRUE(contains(R.Dropped, "'--no-offload-arch=sm_70'")) << dump(R);
 }
 
 TEST(NvccCommandTest, ForwardUnknownToHostCompiler) {
