@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 
@@ -66,6 +67,10 @@ struct Eval {
   unsigned Width = 4;
   /// The largest power of two (up to 16) dividing every active offset.
   int64_t Align = 16;
+  /// For an Unknown address known modulo Mod (LaneValue::residueModulus()):
+  /// each thread's offset modulo Mod.
+  int64_t Mod = 0;
+  std::vector<int64_t> Res;
 };
 
 /// The threads of one evaluated access by granule of bytes (hashed byte
@@ -357,6 +362,10 @@ private:
     if (!Off.isAffine()) {
       E.S = Eval::Unknown;
       E.Reason = describeUnknown(Off, *ST);
+      if (Off.isUnknown() && Off.residueModulus()) {
+        E.Mod = Off.residueModulus();
+        E.Res = Off.constants();
+      }
       return E;
     }
     // Bind the unknowns: pinned iterations, then generic values.
@@ -671,6 +680,48 @@ private:
     }
   }
 
+  /// Two data-dependent addresses known modulo M1 and M2 (`s[data * 64 +
+  /// tid]`): whatever the data, the offsets of threads t and u differ by
+  /// res(u) - res(t) modulo gcd(M1, M2), so their byte ranges can only meet
+  /// when that residue is within the widths. True when no two different
+  /// threads can meet: each thread stays in a column of its own.
+  bool residuesSeparate(const Eval &EA, const Eval &EB) const {
+    if (!EA.Mod || !EB.Mod)
+      return false;
+    int64_t M = std::gcd(EA.Mod, EB.Mod);
+    if (M < 2 || EA.Width + EB.Width - 1 >= M)
+      return false;
+    auto Mod = [M](int64_t X) {
+      int64_t R = X % M;
+      return R < 0 ? R + M : R;
+    };
+    // Up to two threads of A per residue: enough to find one other than U.
+    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> ByRes;
+    for (unsigned Th = 0; Th < N; ++Th) {
+      if (!EA.Active[Th])
+        continue;
+      auto [It, New] = ByRes.try_emplace(Mod(EA.Res[Th]), Th, -1);
+      if (!New && It->second.second < 0)
+        It->second.second = Th;
+    }
+    // B's bytes [y, y + wB) meet A's [x, x + wA) when y - x is in
+    // (-wB, wA): x's residue is within [r - (wA - 1), r + (wB - 1)].
+    for (unsigned U = 0; U < N; ++U) {
+      if (!EB.Active[U])
+        continue;
+      for (int64_t D = -(int64_t(EA.Width) - 1); D <= int64_t(EB.Width) - 1;
+           ++D) {
+        auto It = ByRes.find(Mod(EB.Res[U] + D));
+        if (It == ByRes.end())
+          continue;
+        if (It->second.first != int64_t(U) ||
+            (It->second.second >= 0 && It->second.second != int64_t(U)))
+          return false;
+      }
+    }
+    return true;
+  }
+
   // Pairs --------------------------------------------------------------------
 
   bool mayAlias(unsigned SA, unsigned SB) const {
@@ -719,6 +770,11 @@ private:
               // must stay quiet.
               const Eval &U = EA.S == Eval::Unknown ? EA : EB;
               if (!isDataDependent(U.Reason))
+                continue;
+              // `s[data * 64 + tid]`: the data moves each thread along a
+              // column of its own; no claim.
+              if (EA.S == Eval::Unknown && EB.S == Eval::Unknown &&
+                  residuesSeparate(EA, EB))
                 continue;
               if (!PS.Possible) {
                 PS.Possible = true;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <numeric>
 #include <sstream>
 
 namespace shmem {
@@ -112,7 +113,7 @@ LaneValue LaneValue::slice(unsigned Begin, unsigned End) const {
 
 bool LaneValue::operator==(const LaneValue &O) const {
   return K == O.K && C == O.C && A == O.A && Needs == O.Needs &&
-         Reason == O.Reason;
+         Reason == O.Reason && Mod == O.Mod;
 }
 
 void LaneValue::normalize() {
@@ -146,9 +147,62 @@ LaneValue LaneValue::combineFailure(const LaneValue &L, const LaneValue &R) {
   return nonAffine(N, std::move(S));
 }
 
+/// X mod M in [0, M).
+static int64_t floorMod(int64_t X, int64_t M) {
+  int64_t R = X % M;
+  return R < 0 ? R + M : R;
+}
+
+/// Moduli beyond this are dropped rather than risk overflowing residues.
+constexpr int64_t MaxModulus = int64_t(1) << 40;
+
+LaneValue LaneValue::unknownProduct(const LaneValue &L, const LaneValue &R) {
+  // unknown * k: whatever the data, a multiple of k (of k * M when the
+  // unknown was known modulo M).
+  const LaneValue &U = L.isUnknown() ? L : R;
+  const LaneValue &O = L.isUnknown() ? R : L;
+  std::optional<int64_t> K = O.asConstant();
+  if (!K || *K == 0 || *K <= -MaxModulus || *K >= MaxModulus)
+    return combineFailure(L, R);
+  int64_t AbsK = *K < 0 ? -*K : *K;
+  int64_t Base = U.Mod ? U.Mod : 1;
+  if (Base > MaxModulus / AbsK || Base * AbsK < 2)
+    return combineFailure(L, R);
+  LaneValue Out = unknown(U.size(), U.Reason);
+  Out.Mod = Base * AbsK;
+  for (unsigned I = 0; I < Out.C.size(); ++I)
+    Out.C[I] = floorMod(floorMod(U.C[I], Out.Mod) * *K, Out.Mod);
+  return Out;
+}
+
+LaneValue LaneValue::unknownSum(const LaneValue &L, const LaneValue &R,
+                                int64_t F) {
+  // unknown (mod M) + concrete c[t]: residues shift by c[t]. Two unknowns
+  // known modulo M1 and M2: their sum is known modulo gcd(M1, M2). A sum
+  // with unknowns of the walk (kernel parameters, loop counters) keeps
+  // nothing: the residue would no longer be exact per thread.
+  int64_t M = 0;
+  if (L.isUnknown() && R.isUnknown())
+    M = std::gcd(L.Mod, R.Mod);
+  else if (L.isUnknown() && R.isConcrete())
+    M = L.Mod;
+  else if (R.isUnknown() && L.isConcrete())
+    M = R.Mod;
+  if (M < 2 || F < -1 || F > 1)
+    return combineFailure(L, R);
+  LaneValue Out = unknown(std::max(L.size(), R.size()),
+                          L.isUnknown() ? L.Reason : R.Reason);
+  Out.Mod = M;
+  for (unsigned I = 0; I < Out.C.size(); ++I)
+    Out.C[I] = floorMod(floorMod(L.C[I], M) + F * floorMod(R.C[I], M), M);
+  return Out;
+}
+
 LaneValue LaneValue::addScaled(const LaneValue &L, const LaneValue &R,
                                int64_t F) {
   assert(L.size() == R.size() && "values over different thread sets");
+  if (L.isUnknown() || R.isUnknown())
+    return unknownSum(L, R, F);
   if (!L.isAffine() || !R.isAffine())
     return combineFailure(L, R);
   LaneValue Out = L;
@@ -179,6 +233,8 @@ LaneValue LaneValue::operator-() const {
 
 LaneValue operator*(const LaneValue &L, const LaneValue &R) {
   assert(L.size() == R.size() && "values over different thread sets");
+  if (L.isUnknown() != R.isUnknown())
+    return LaneValue::unknownProduct(L, R);
   if (!L.isAffine() || !R.isAffine())
     return LaneValue::combineFailure(L, R);
   // A product stays affine when one factor is concrete: its per-thread
@@ -331,6 +387,9 @@ LaneValue LaneValue::select(const LaneValue &Cond, const LaneValue &T,
 }
 
 LaneValue LaneValue::truncate(unsigned Bits, bool Signed) const {
+  // Wrapping to 2^Bits keeps residues modulo a divisor of 2^Bits only.
+  if (isUnknown() && Mod && Bits < 63 && (int64_t(1) << Bits) % Mod != 0)
+    return unknown(size(), Reason);
   if (Bits >= 64 || !isAffine())
     return *this;
   // Unknowns are assumed not to overflow (indices are small); concrete
@@ -368,6 +427,13 @@ LaneValue LaneValue::bind(const SymbolBinding &B) const {
 
 std::string LaneValue::str() const {
   std::ostringstream OS;
+  if (K == Kind::Unknown && Mod) {
+    OS << "unknown(" << Reason << ") = [";
+    for (unsigned I = 0; I < C.size(); ++I)
+      OS << (I ? "," : "") << C[I];
+    OS << "] mod " << Mod;
+    return OS.str();
+  }
   if (K == Kind::Unknown)
     return "unknown(" + Reason + ")";
   if (K == Kind::NonAffine) {

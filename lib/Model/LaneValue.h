@@ -55,6 +55,12 @@ public:
   bool isAffine() const { return K == Kind::Affine; }
   bool isUnknown() const { return K == Kind::Unknown; }
   const std::string &reason() const { return Reason; }
+  /// For an Unknown value, a modulus M > 1 with v[t] = constants()[t]
+  /// (mod M) in every thread whatever the unknown data; 0 when nothing is
+  /// known. `s[data * 64 + tid]` keeps `tid mod 64`: the data part only
+  /// moves a thread along its own column, which the race analysis uses.
+  /// Kept through products with a constant and sums with concrete values.
+  int64_t residueModulus() const { return Mod; }
   const std::vector<SymbolId> &needs() const { return Needs; }
 
   unsigned size() const { return static_cast<unsigned>(C.size()); }
@@ -125,11 +131,16 @@ private:
   std::map<SymbolId, std::vector<int64_t>> A;
   std::vector<SymbolId> Needs;
   std::string Reason;
+  int64_t Mod = 0; ///< See residueModulus().
 
   void normalize();
   static LaneValue combineFailure(const LaneValue &L, const LaneValue &R);
   static LaneValue addScaled(const LaneValue &L, const LaneValue &R,
                              int64_t Factor);
+  /// The residues an Unknown operand keeps through L * R and L + F * R.
+  static LaneValue unknownProduct(const LaneValue &L, const LaneValue &R);
+  static LaneValue unknownSum(const LaneValue &L, const LaneValue &R,
+                              int64_t Factor);
 };
 
 } // namespace shmem

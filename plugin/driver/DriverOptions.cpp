@@ -84,6 +84,8 @@ OUTPUT:
   --progress / --no-progress  a progress line on stderr (default: on a terminal)
   --exit-zero             exit 0 when the only problem is findings
   --verbose               explain setup, print lane->bank maps and statistics
+  --stats                 print the statistics alone: files analysed and not,
+                          kernels, shared accesses, findings by check
   --print-tidy-plugin     print the path of the clang-tidy module
   --print-clang-plugin    print the path of the clang plugin
   --print-cuda-flags      print the clang flags that use shmem-lint's CUDA header
@@ -397,6 +399,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       return 0;
     } else if (A == "--verbose" || A == "-v") {
       Opts.Verbose = true;
+    } else if (A == "--stats") {
+      Opts.Stats = true;
     } else if (A == "--color") {
       ColorSetting = 1;
     } else if (A == "--no-color") {

@@ -49,6 +49,9 @@ struct DriverOptions {
   /// compile_commands.json for other clang tools, instead of analysing.
   std::string ExportCompileCommands;
   bool Verbose = false;
+  /// --stats: print what was analysed (files, kernels, shared accesses,
+  /// findings by check) on stderr, without the rest of --verbose.
+  bool Stats = false;
   /// --exit-zero: findings alone do not make the exit status 1.
   bool ExitZero = false;
   bool Color = false;

@@ -290,6 +290,34 @@ std::string findingKey(const ReportedFinding &F) {
          std::to_string(F.Loc.Column);
 }
 
+/// --stats: what was analysed and found, one `name: value` per line so
+/// that scripts over many projects (bench/corpus/run.sh) can add them up.
+void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
+                const RunStats &Stats,
+                const std::vector<ReportedFinding> &Findings,
+                llvm::raw_ostream &Err) {
+  Err << "shmem-lint: stats: files analysed: " << Analysed << "\n";
+  Err << "shmem-lint: stats: files not analysed: " << FailedFiles.size()
+      << "\n";
+  for (const std::string &F : FailedFiles)
+    Err << "shmem-lint: stats: not analysed: " << F << "\n";
+  Err << "shmem-lint: stats: kernels: " << Stats.Kernels << "\n";
+  Err << "shmem-lint: stats: block shapes: " << Stats.Shapes << "\n";
+  Err << "shmem-lint: stats: shared accesses: " << Stats.SharedAccesses
+      << "\n";
+  Err << "shmem-lint: stats: barriers: " << Stats.Barriers << "\n";
+  Err << "shmem-lint: stats: findings: " << Findings.size() << "\n";
+  // Every check, also those with no finding, so that totals line up.
+  for (unsigned K = 0; K <= unsigned(CheckKind::Race); ++K) {
+    StringRef Name = checkName(CheckKind(K));
+    size_t Count = std::count_if(
+        Findings.begin(), Findings.end(),
+        [&](const ReportedFinding &F) { return F.Check == Name; });
+    Err << "shmem-lint: stats: findings: " << Name << ": " << Count << "\n";
+  }
+  Err.flush();
+}
+
 } // namespace
 
 static unsigned effectiveParallelism(const DriverOptions &Opts) {
@@ -363,11 +391,15 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   std::map<std::string, size_t> Seen;
   RunStats Stats;
   unsigned Analysed = 0, Failed = 0;
-  for (std::optional<JobResult> &R : Results) {
-    if (R->Analysed)
+  std::vector<std::string> FailedFiles;
+  for (size_t I = 0; I < N; ++I) {
+    std::optional<JobResult> &R = Results[I];
+    if (R->Analysed) {
       ++Analysed;
-    else
+    } else {
       ++Failed;
+      FailedFiles.push_back(Opts.Jobs[I].File);
+    }
     Stats.Kernels += R->Stats.Kernels;
     Stats.Shapes += R->Stats.Shapes;
     Stats.SharedAccesses += R->Stats.SharedAccesses;
@@ -415,6 +447,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << " block shape(s), " << Stats.SharedAccesses
         << " shared access(es), " << Stats.Barriers << " barrier(s); "
         << Findings.size() << " finding(s)\n";
+  if (Opts.Stats)
+    printStats(Analysed, FailedFiles, Stats, Findings, Err);
   if (N == 0)
     return 0;
   if (Analysed == 0)

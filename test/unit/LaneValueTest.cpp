@@ -54,6 +54,41 @@ TEST(LaneValue, UnknownPropagatesWithReason) {
   EXPECT_TRUE(LaneValue::apply(LaneValue::Op::Xor, R, R).isUnknown());
 }
 
+TEST(LaneValue, UnknownKeepsResiduesThroughScaleAndShift) {
+  // `data * 64 + tid`: whatever the data, thread t's value is t mod 64.
+  LaneValue Data = LaneValue::unknown(4, "value loaded from memory");
+  EXPECT_EQ(Data.residueModulus(), 0);
+  LaneValue V = Data * LaneValue::constant(4, 64) + lanes({0, 1, 2, 67});
+  ASSERT_TRUE(V.isUnknown());
+  EXPECT_EQ(V.reason(), "value loaded from memory");
+  EXPECT_EQ(V.residueModulus(), 64);
+  EXPECT_EQ(V.constants(), (std::vector<int64_t>{0, 1, 2, 3}));
+  // Scaling again scales the modulus; subtraction shifts the residues.
+  LaneValue W = (V * LaneValue::constant(4, 2)) - lanes({1, 1, 1, 1});
+  EXPECT_EQ(W.residueModulus(), 128);
+  EXPECT_EQ(W.constants(), (std::vector<int64_t>{127, 1, 3, 5}));
+  // Two unknowns: known modulo the gcd of their moduli.
+  LaneValue G = V + Data * LaneValue::constant(4, 48);
+  EXPECT_EQ(G.residueModulus(), 16);
+  EXPECT_EQ(G.constants(), (std::vector<int64_t>{0, 1, 2, 3}));
+}
+
+TEST(LaneValue, UnknownResiduesDroppedWhenNotExact) {
+  LaneValue Data = LaneValue::unknown(2, "value loaded from memory");
+  LaneValue V = Data * LaneValue::constant(2, 64);
+  // A walk unknown (a kernel parameter) in the sum, a per-thread factor,
+  // an operation the domain does not hold, or wrapping to fewer bits than
+  // the modulus divides: nothing is known.
+  EXPECT_EQ((V + LaneValue::symbol(2, 0)).residueModulus(), 0);
+  EXPECT_EQ((Data * lanes({1, 2})).residueModulus(), 0);
+  EXPECT_EQ(LaneValue::apply(LaneValue::Op::And, V, LaneValue::constant(2, 7))
+                .residueModulus(),
+            0);
+  EXPECT_EQ((Data * LaneValue::constant(2, 3)).truncate(8, false).residueModulus(), 0);
+  EXPECT_EQ(V.truncate(8, false).residueModulus(), 64);
+  EXPECT_EQ((Data * LaneValue::constant(2, 1)).residueModulus(), 0);
+}
+
 TEST(LaneValue, NonLinearOperationsOnConcreteValuesAreExact) {
   LaneValue T = lanes({0, 5, 33, 64});
   auto Apply = [&](LaneValue::Op O, int64_t C) {
