@@ -539,6 +539,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
 
 BarrierIntervals::Flow &
 BarrierIntervals::flow(const std::vector<bool> &Counting) {
+  if (&Counting == &NoWarpBarriers && NoWarpFlow)
+    return *NoWarpFlow;
   std::unique_ptr<Flow> &F = Flows[Counting];
   if (F)
     return *F;
@@ -585,6 +587,8 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
       }
     }
   }
+  if (&Counting == &NoWarpBarriers)
+    NoWarpFlow = F.get();
   return *F;
 }
 
@@ -594,6 +598,14 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   std::vector<Concurrency> Out;
   if (!Valid || Sites[A].Node < 0 || Sites[B].Node < 0)
     return Out;
+  std::vector<Concurrency> *Memo = nullptr;
+  if (&Counting == &NoWarpBarriers) {
+    auto [It, New] = NoWarpAnswers.try_emplace(
+        {Sites[A].Node, Sites[B].Node, Sites[A].Loops, Sites[B].Loops});
+    if (!New)
+      return It->second;
+    Memo = &It->second;
+  }
   Flow &F = flow(Counting);
   unsigned NA = Sites[A].Node, NB = Sites[B].Node;
 
@@ -644,20 +656,42 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       for (const Tag *Tg : It->second)
         Add(Tg, nullptr, Concurrency::BThenA);
   }
-  // Two sides of one branch that splits threads.
+  // Two sides of one branch that splits threads. The other sides of A's
+  // branch are looked up in B's tags (the scan of every pair of tags was
+  // O(|AtA| x |AtB|) per pair of sites).
+  if (SourcesOfBranch.empty() && !G->SourceBranch.empty()) {
+    SourcesOfBranch.resize(G->Nodes.size());
+    for (unsigned S = 0; S < G->SourceBranch.size(); ++S)
+      if (G->SourceBranch[S] >= 0)
+        SourcesOfBranch[G->SourceBranch[S]].push_back(S);
+  }
+  // Outside every loop, all the pairs found here give one answer
+  // (Unordered, no loop relation): stop at the first.
+  bool OneAnswer = All.empty();
+  bool Found = false;
   for (const auto &KA : AtA) {
+    if (OneAnswer && Found)
+      break;
     int XA = G->SourceBranch[KA.first];
     if (XA < 0)
       continue;
-    for (const auto &KB : AtB) {
-      if (G->SourceBranch[KB.first] != XA ||
-          G->SourceSide[KB.first] == G->SourceSide[KA.first])
+    for (unsigned SB : SourcesOfBranch[XA]) {
+      if (G->SourceSide[SB] == G->SourceSide[KA.first])
+        continue;
+      auto KB = AtB.find(SB);
+      if (KB == AtB.end())
         continue;
       for (const Tag *TA : KA.second)
-        for (const Tag *TB : KB.second)
+        for (const Tag *TB : KB->second) {
           Add(TA, TB, Concurrency::Unordered);
+          Found = true;
+        }
+      if (OneAnswer && Found)
+        break;
     }
   }
+  if (Memo)
+    *Memo = Out;
   return Out;
 }
 

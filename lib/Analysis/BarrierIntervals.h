@@ -41,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <vector>
 
 namespace shmem {
@@ -156,6 +157,18 @@ private:
   std::vector<bool> NoWarpBarriers;
   std::unique_ptr<Graph> G;
   std::map<std::vector<bool>, std::unique_ptr<Flow>> Flows;
+  /// flow(NoWarpBarriers), the one asked for with every pair of sites: kept
+  /// apart so that it is not looked up by a key as long as the barrier list.
+  Flow *NoWarpFlow = nullptr;
+  /// Per branch node: the flow sources of its sides (built on first use).
+  std::vector<std::vector<unsigned>> SourcesOfBranch;
+  /// concurrency() with no warp barrier counting, by (node of A, node of B,
+  /// loops of A, loops of B): the answer depends on nothing else, and the
+  /// sites of one node (every access of a straight run of code) share it.
+  /// Without it a barrier-free kernel cost O(sites^2 x sources).
+  std::map<std::tuple<int, int, std::vector<int>, std::vector<int>>,
+           std::vector<Concurrency>>
+      NoWarpAnswers;
 
   Flow &flow(const std::vector<bool> &CountingWarpBarriers);
 };

@@ -1769,6 +1769,14 @@ private:
     if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
       for (const Stmt *C : CS->body())
         walkStmt(C);
+      // The block's locals go out of scope: drop them, so that the
+      // environment saved and joined at every branch and loop holds only
+      // what is live, not every local the kernel declared so far.
+      for (const Stmt *C : CS->body())
+        if (const auto *DS = dyn_cast<DeclStmt>(C))
+          for (const Decl *D : DS->decls())
+            if (const auto *V = dyn_cast<VarDecl>(D))
+              Vars.erase(V);
       return;
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -1887,7 +1895,25 @@ private:
     noteBranch(If, Cond);
     std::vector<char> Entry = Active;
     bool EntryApprox = ActiveApprox;
-    Env EntryVars = Vars;
+
+    // Only the variables a branch may assign can differ after it: save,
+    // restore and join those, not the whole environment (which made every
+    // branch cost O(live variables x threads)).
+    ModifiedVars Mod;
+    Mod.TraverseStmt(const_cast<Stmt *>(If->getThen()));
+    if (If->getElse())
+      Mod.TraverseStmt(const_cast<Stmt *>(If->getElse()));
+    std::vector<const VarDecl *> Touched(Mod.Vars.begin(), Mod.Vars.end());
+    std::vector<std::optional<Value>> EntryVals, ThenVals;
+    auto Snapshot = [&](std::vector<std::optional<Value>> &Out) {
+      Out.clear();
+      for (const VarDecl *V : Touched) {
+        auto It = Vars.find(V);
+        Out.push_back(It == Vars.end() ? std::nullopt
+                                       : std::optional<Value>(It->second));
+      }
+    };
+    Snapshot(EntryVals);
 
     auto Narrow = [&](bool Sense) {
       Active = Entry;
@@ -1902,32 +1928,37 @@ private:
     };
 
     Narrow(true);
-    Vars = EntryVars;
     walkStmt(If->getThen());
     std::vector<char> ThenActive = Active;
     bool ThenApprox = ActiveApprox;
-    Env ThenVars = std::move(Vars);
+    Snapshot(ThenVals);
+    for (unsigned I = 0; I < Touched.size(); ++I) {
+      if (EntryVals[I])
+        Vars[Touched[I]] = *EntryVals[I];
+      else
+        Vars.erase(Touched[I]);
+    }
 
     Narrow(false);
-    Vars = EntryVars;
     if (If->getElse())
       walkStmt(If->getElse());
     std::vector<char> ElseActive = Active;
     bool ElseApprox = ActiveApprox;
 
     // Threads that reach the join: those still active on either side.
-    if (Cond.isConcrete()) {
-      for (unsigned I = 0; I < N; ++I)
-        Active[I] = ThenActive[I] || ElseActive[I];
-    } else {
-      // Uniform or unknown condition: every thread took one side or the
-      // other; a thread is active after if either side kept it.
-      for (unsigned I = 0; I < N; ++I)
-        Active[I] = ThenActive[I] || ElseActive[I];
-    }
+    for (unsigned I = 0; I < N; ++I)
+      Active[I] = ThenActive[I] || ElseActive[I];
     ActiveApprox = ThenApprox || ElseApprox;
-    Env ElseVars = std::move(Vars);
-    joinEnvs(ThenVars, ElseVars, Cond, If);
+    // As joinEnvs: a variable known on one side only is out of scope.
+    for (unsigned I = 0; I < Touched.size(); ++I) {
+      const VarDecl *V = Touched[I];
+      auto It = Vars.find(V);
+      if (!ThenVals[I] || It == Vars.end()) {
+        Vars.erase(V);
+        continue;
+      }
+      It->second = joinValues(*ThenVals[I], It->second, &Cond, V, If);
+    }
   }
 
   void walkSwitch(const SwitchStmt *Sw) {

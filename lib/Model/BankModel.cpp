@@ -114,49 +114,74 @@ BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
     PhaseLanes *= 2;
   R.PhaseLanes = PhaseLanes;
 
-  std::vector<std::set<int64_t>> WarpWords(Banks);
+  // (bank, word, lane) for every word a lane touches; sorted per phase
+  // instead of the per-bank std::set/std::map of before (a hundred heap
+  // allocations per warp request).
+  struct Touch {
+    unsigned Bank;
+    int64_t Word;
+    unsigned Lane;
+    bool operator<(const Touch &O) const {
+      return Bank != O.Bank ? Bank < O.Bank
+             : Word != O.Word ? Word < O.Word
+                              : Lane < O.Lane;
+    }
+  };
+  std::vector<Touch> All, Phase;
+  All.reserve(Lanes * ((Width + BankBytes - 1) / BankBytes + 1));
   unsigned WorstCost = 0;
   for (unsigned Begin = 0; Begin < Lanes; Begin += PhaseLanes) {
     unsigned End = std::min(Lanes, Begin + PhaseLanes);
-    std::map<unsigned, std::set<int64_t>> Words;
-    std::map<unsigned, std::set<unsigned>> BankLanes;
-    bool Any = false;
+    size_t First = All.size();
     for (unsigned L = Begin; L < End; ++L) {
       if (!LaneAddress[L])
         continue;
-      Any = true;
       ++R.ActiveLanes;
-      int64_t First = wordOf(*LaneAddress[L]);
-      int64_t Last = wordOf(*LaneAddress[L] + int64_t(Width) - 1);
+      int64_t FirstW = wordOf(*LaneAddress[L]);
+      int64_t LastW = wordOf(*LaneAddress[L] + int64_t(Width) - 1);
       R.LaneBank[L] = int(bankOf(*LaneAddress[L]));
-      for (int64_t W = First; W <= Last; ++W) {
-        unsigned B = bankOf(W * int64_t(BankBytes));
-        Words[B].insert(W);
-        BankLanes[B].insert(L);
-        WarpWords[B].insert(W);
-      }
+      for (int64_t W = FirstW; W <= LastW; ++W)
+        All.push_back({bankOf(W * int64_t(BankBytes)), W, L});
     }
-    if (!Any)
+    if (All.size() == First)
       continue;
+    Phase.assign(All.begin() + First, All.end());
+    std::sort(Phase.begin(), Phase.end());
     unsigned PhaseCost = 0;
-    for (const auto &KV : Words) {
-      unsigned Cost = KV.second.size();
+    for (size_t I = 0; I < Phase.size();) {
+      size_t J = I;
+      unsigned Cost = 0;
+      for (; J < Phase.size() && Phase[J].Bank == Phase[I].Bank; ++J)
+        if (J == I || Phase[J].Word != Phase[J - 1].Word)
+          ++Cost;
       PhaseCost = std::max(PhaseCost, Cost);
       if (Cost > WorstCost) {
         WorstCost = Cost;
-        R.Worst.Bank = KV.first;
-        R.Worst.Words.assign(KV.second.begin(), KV.second.end());
-        const auto &LS = BankLanes[KV.first];
-        R.Worst.Lanes.assign(LS.begin(), LS.end());
+        R.Worst.Bank = Phase[I].Bank;
+        R.Worst.Words.clear();
+        R.Worst.Lanes.clear();
+        for (size_t K = I; K < J; ++K) {
+          if (K == I || Phase[K].Word != Phase[K - 1].Word)
+            R.Worst.Words.push_back(Phase[K].Word);
+          R.Worst.Lanes.push_back(Phase[K].Lane);
+        }
+        std::sort(R.Worst.Lanes.begin(), R.Worst.Lanes.end());
+        R.Worst.Lanes.erase(
+            std::unique(R.Worst.Lanes.begin(), R.Worst.Lanes.end()),
+            R.Worst.Lanes.end());
         R.PhaseBegin = Begin;
         R.PhaseEnd = End;
       }
+      I = J;
     }
     R.Wavefronts += PhaseCost;
     ++R.Phases;
   }
-  for (unsigned B = 0; B < Banks; ++B)
-    R.WordsPerBank[B] = WarpWords[B].size();
+  std::sort(All.begin(), All.end());
+  for (size_t I = 0; I < All.size(); ++I)
+    if (I == 0 || All[I].Bank != All[I - 1].Bank ||
+        All[I].Word != All[I - 1].Word)
+      ++R.WordsPerBank[All[I].Bank];
   R.BankConflicts = R.Wavefronts - R.Phases;
   R.IdealWavefronts = std::max(1u, R.Phases);
   return R;

@@ -15,7 +15,7 @@ namespace tidy {
 ShmemCheckBase::ShmemCheckBase(StringRef Name,
                                clang::tidy::ClangTidyContext *Context,
                                CheckKind K)
-    : ClangTidyCheck(Name, Context), Kind(K) {
+    : ClangTidyCheck(Name, Context), Kind(K), TidyContext(Context) {
   Options_.WarpSize = Options.get("WarpSize", 32u);
   BlockDimText = Options.get("BlockDim", "").str();
   if (!BlockDimText.empty()) {
@@ -81,13 +81,59 @@ private:
 };
 } // namespace
 
+namespace {
+/// One analysis per translation unit for every enabled shmem-* check: the
+/// first check to run walks each kernel once for all of them; the others
+/// only report their findings. (Each check used to run the whole analysis
+/// itself, walking every kernel once per check.)
+struct SharedRun {
+  bool Valid = false;
+  AnalysisOptions Opts; // Enabled = the kinds computed
+  std::vector<Finding> Findings;
+};
+SharedRun &sharedRun() {
+  static SharedRun R;
+  return R;
+}
+bool sameAnalysis(const AnalysisOptions &A, const AnalysisOptions &B) {
+  return A.WarpSize == B.WarpSize && A.BlockDim == B.BlockDim &&
+         A.DefaultBlockDim == B.DefaultBlockDim && A.MinDegree == B.MinDegree &&
+         A.ReportConditional == B.ReportConditional &&
+         A.ReportBenign == B.ReportBenign && A.InlineDepth == B.InlineDepth;
+}
+class CollectSink : public FindingSink {
+public:
+  explicit CollectSink(std::vector<Finding> &Out) : Out(Out) {}
+  void report(const Finding &F) override { Out.push_back(F); }
+
+private:
+  std::vector<Finding> &Out;
+};
+} // namespace
+
 void ShmemCheckBase::check(const MatchFinder::MatchResult &R) {
   TidySink Sink(*this, [this](SourceLocation L, StringRef Msg,
                               DiagnosticIDs::Level Lvl) {
     return diag(L, Msg, Lvl);
   });
-  runChecks(*R.Context, Options_, Sink);
+  SharedRun &S = sharedRun();
+  if (!S.Valid || !S.Opts.enabled(Kind) || !sameAnalysis(S.Opts, Options_)) {
+    S = SharedRun();
+    S.Opts = Options_;
+    for (unsigned K = 0; K < NumCheckKinds; ++K)
+      if (TidyContext->isCheckEnabled(checkName(CheckKind(K))))
+        S.Opts.enable(CheckKind(K));
+    S.Opts.enable(Kind);
+    CollectSink C(S.Findings);
+    runChecks(*R.Context, S.Opts, C);
+    S.Valid = true;
+  }
+  for (const Finding &F : S.Findings)
+    if (F.Check == Kind)
+      Sink.report(F);
 }
+
+void ShmemCheckBase::onEndOfTranslationUnit() { sharedRun() = SharedRun(); }
 
 } // namespace tidy
 } // namespace shmem

@@ -26,11 +26,13 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void onEndOfTranslationUnit() override;
 
 protected:
   CheckKind Kind;
   AnalysisOptions Options_;
   std::string BlockDimText;
+  clang::tidy::ClangTidyContext *TidyContext;
 };
 
 } // namespace tidy
