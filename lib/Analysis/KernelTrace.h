@@ -35,6 +35,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -218,13 +219,28 @@ struct KernelTrace {
 /// (`buf[it & 1]` in a loop with a run-time trip count).
 struct IterationPins {
   std::map<const clang::Stmt *, int64_t> Loops;
+  /// Uniform unknowns fixed for one walk, keyed as SymbolInfo::Key/Sub
+  /// (stable across walks): wherever the walk would make the unknown, it
+  /// uses the value instead. The bank check walks once per residue of an
+  /// unknown that enters an address non-linearly (`s[(c ^ lane) % 32]`).
+  std::map<std::pair<const void *, unsigned>, int64_t> Unknowns;
 };
 
 /// A what-if layout: the innermost dimension of a 2-D shared array padded
-/// by PadElems elements (the fix-it the bank check evaluates).
+/// by PadElems elements (the fix-it the bank check evaluates). For a
+/// flattened array (`s[r * LD + c]`), StrideRefs lists the expressions that
+/// spell the row stride inside the array's indices; the walk takes each to
+/// be Stride + PadElems, as if the stride's definition had changed.
 struct PaddingOverride {
+  PaddingOverride(const clang::VarDecl *Var = nullptr, int64_t PadElems = 0)
+      : Var(Var), PadElems(PadElems) {}
   const clang::VarDecl *Var = nullptr;
   int64_t PadElems = 0;
+  std::set<const clang::Expr *> StrideRefs;
+  /// StrideRefs and the index subexpressions around them: these must not be
+  /// folded as constants before the override applies.
+  std::set<const clang::Expr *> StrideContexts;
+  int64_t Stride = 0;
 };
 
 /// Walk \p Kernel for one block of shape \p G.

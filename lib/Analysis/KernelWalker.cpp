@@ -265,12 +265,23 @@ private:
     return Text.str();
   }
 
+  /// The unknown \p S as a value, or its pinned value (IterationPins).
+  LaneValue symbolValue(SymbolId S) {
+    if (Pins && !Pins->Unknowns.empty()) {
+      const SymbolInfo &I = T.Symbols.info(S);
+      auto It = Pins->Unknowns.find({I.Key, I.Sub});
+      if (It != Pins->Unknowns.end())
+        return constant(It->second);
+    }
+    return LaneValue::symbol(N, S);
+  }
+
   LaneValue opaqueUniform(const void *Key, unsigned Sub,
                           const std::string &Name) {
     // Made inside a loop body, the value may change between iterations.
-    return LaneValue::symbol(
-        N, T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name,
-                         Loops.empty() ? nullptr : Loops.back()));
+    return symbolValue(
+        T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name,
+                      Loops.empty() ? nullptr : Loops.back()));
   }
 
   /// Record whether a branch splits the active threads (see
@@ -344,13 +355,13 @@ private:
     if (Var == "blockDim")
       return G.blockDim(Axis);
     if (Var == "blockIdx")
-      return LaneValue::symbol(
-          N, T.Symbols.get(&T.Symbols, 10 + Axis, SymbolInfo::BlockIndex,
-                           ("blockIdx." + Field).str()));
+      return symbolValue(
+          T.Symbols.get(&T.Symbols, 10 + Axis, SymbolInfo::BlockIndex,
+                        ("blockIdx." + Field).str()));
     if (Var == "gridDim")
-      return LaneValue::symbol(
-          N, T.Symbols.get(&T.Symbols, 20 + Axis, SymbolInfo::GridSize,
-                           ("gridDim." + Field).str()));
+      return symbolValue(
+          T.Symbols.get(&T.Symbols, 20 + Axis, SymbolInfo::GridSize,
+                        ("gridDim." + Field).str()));
     return std::nullopt;
   }
 
@@ -864,9 +875,18 @@ private:
       return evalInt(unknown("missing expression"));
     E = E->IgnoreParens();
 
+    // A flattened array's row stride under a padding what-if; the
+    // expressions around it are not folded as constants.
+    bool StrideContext = false;
+    if (Pad && !Pad->StrideContexts.empty()) {
+      if (Pad->StrideRefs.count(E))
+        return evalInt(constant(Pad->Stride + Pad->PadElems));
+      StrideContext = Pad->StrideContexts.count(E) != 0;
+    }
+
     // Integer constant expressions: literals, enumerators, constexpr
     // variables, sizeof, template arguments.
-    if (!isa<CallExpr>(E) && !E->HasSideEffects(Ctx))
+    if (!StrideContext && !isa<CallExpr>(E) && !E->HasSideEffects(Ctx))
       if (auto C = constantOf(E))
         return evalInt(constant(*C));
 
@@ -1062,16 +1082,16 @@ private:
         return Value::pointer(globalBase(P));
       if (P->getType()->isReferenceType())
         return Value::pointer(PointerValue());
-      return evalInt(LaneValue::symbol(
-          N, T.Symbols.get(P, 0, SymbolInfo::Parameter, P->getName().str())));
+      return evalInt(symbolValue(
+          T.Symbols.get(P, 0, SymbolInfo::Parameter, P->getName().str())));
     }
     if (!V->isLocalVarDeclOrParm()) {
       // __constant__ / __device__ globals and static constants: uniform.
       if (V->getType()->isPointerType())
         return Value::pointer(PointerValue());
       // Not made by the kernel, so the same in every iteration: no scope.
-      return evalInt(LaneValue::symbol(
-          N, T.Symbols.get(V, 0, SymbolInfo::Opaque, V->getName().str())));
+      return evalInt(symbolValue(
+          T.Symbols.get(V, 0, SymbolInfo::Opaque, V->getName().str())));
     }
     return evalInt(unknown("'" + V->getName().str() + "' has no known value"));
   }
@@ -2141,7 +2161,7 @@ private:
       if (PI != Pins->Loops.end())
         Pin = PI->second;
     }
-    LaneValue IterV = Pin ? constant(*Pin) : LaneValue::symbol(N, Iter);
+    LaneValue IterV = Pin ? constant(*Pin) : symbolValue(Iter);
     bool PinnedPastEnd = false;
 
     // Values of the modified variables at the top of an iteration.
@@ -2206,7 +2226,7 @@ private:
           else
             PinnedPastEnd = true; // The loop has no such iteration.
         } else {
-          Vars[V] = evalInt(LaneValue::symbol(N, S));
+          Vars[V] = evalInt(symbolValue(S));
         }
       } else {
         Origins From = Start.From; // An accumulator keeps what it carried.

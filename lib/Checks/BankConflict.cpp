@@ -5,7 +5,10 @@
 // whose coefficients are the same in every lane only shift the warp's
 // addresses and cannot change the degree, so they are set to zero. Unknowns
 // with lane-dependent coefficients (`tile[lane * ld]`) change it: their
-// residues are enumerated and the finding states the condition.
+// residues are enumerated and the finding states the condition. An
+// unknown that enters an address through bit operations (`s[(c ^ lane) %
+// 32]`) is not affine: the kernel is walked again with it pinned to each
+// residue that can move a bank, and the degrees compared.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 
 #include "BankModel.h"
 #include "BankWhatIf.h"
+#include "FlatStride.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
@@ -90,12 +94,17 @@ public:
     std::map<const Expr *, std::pair<const SharedAccess *, WarpVerdict>> Worst;
     std::map<const Expr *, std::set<AccessKind>> Kinds;
     std::vector<const Expr *> Order;
+    std::map<const Expr *, WarpVerdict> Enumerated = enumerateUniforms();
     for (const SharedAccess &A : K.Trace.Accesses) {
       if (A.Kind == AccessKind::Atomic)
         continue;
       WarpVerdict V = worstWarp(A, K.Trace);
-      if (!V.Valid)
-        continue;
+      if (!V.Valid) {
+        auto EI = Enumerated.find(A.E);
+        if (EI == Enumerated.end())
+          continue;
+        V = EI->second;
+      }
       const Expr *Key = A.E;
       Kinds[Key].insert(A.Kind);
       auto It = Worst.find(Key);
@@ -217,6 +226,101 @@ private:
         Worst = std::move(V);
     }
     return Worst;
+  }
+
+  /// Accesses whose address depends non-linearly on exactly one uniform
+  /// unknown (`s[(c ^ lane) % 32]`, c a parameter or loop counter). When the
+  /// unknown only enters through + - * and bit operations, the address
+  /// modulo 2^k depends only on the unknown modulo 2^k, and the bank of a
+  /// 4-byte access on its address modulo 128: the kernel is walked once per
+  /// residue of the unknown modulo 32 (64 for 2-byte accesses), with the
+  /// unknown a large generic value of that residue as for affine unknowns.
+  /// A second base with different high bits checks a sample of residues:
+  /// any disagreement (division, a right shift, a comparison brought high
+  /// bits in) means no claim. At most 40 (72) walks per unknown.
+  std::map<const Expr *, WarpVerdict> enumerateUniforms() {
+    std::map<const Expr *, WarpVerdict> Out;
+    std::map<SymbolId, std::set<const Expr *>> BySymbol;
+    std::map<SymbolId, int64_t> PeriodOf;
+    for (const SharedAccess &A : K.Trace.Accesses) {
+      if (A.Kind == AccessKind::Atomic ||
+          A.Address.Offset.kind() != LaneValue::Kind::NonAffine)
+        continue;
+      std::vector<SymbolId> Syms = A.Address.Offset.symbols();
+      int64_t P = A.Width >= 4 ? 32 : A.Width == 2 ? 64 : 0;
+      if (Syms.size() != 1 || !P)
+        continue;
+      BySymbol[Syms[0]].insert(A.E);
+      PeriodOf[Syms[0]] = std::max(PeriodOf[Syms[0]], P);
+    }
+    constexpr unsigned MaxSymbols = 4, Samples = 8;
+    constexpr int64_t SecondBase = SymbolBase + (int64_t(0xB5B5) << 7);
+    unsigned Done = 0;
+    for (const auto &KV : BySymbol) {
+      if (Done++ == MaxSymbols)
+        break;
+      SymbolId S = KV.first;
+      const std::set<const Expr *> &Exprs = KV.second;
+      const SymbolInfo &SI = K.Trace.Symbols.info(S);
+      int64_t P = PeriodOf[S];
+      std::set<const Expr *> Failed;
+      // The worst instance of each access in a walk with S = Value.
+      auto Walk = [&](int64_t Value) {
+        IterationPins Pins;
+        Pins.Unknowns[{SI.Key, SI.Sub}] = Value;
+        KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts,
+                                    nullptr, &Pins);
+        std::map<const Expr *, WarpVerdict> W;
+        for (const SharedAccess &A : T.Accesses) {
+          if (!Exprs.count(A.E) || A.Kind == AccessKind::Atomic)
+            continue;
+          WarpVerdict V = worstWarp(A, T);
+          if (!V.Valid || V.Conditional) {
+            Failed.insert(A.E);
+            continue;
+          }
+          auto It = W.find(A.E);
+          if (It == W.end() || V.Result.Wavefronts > It->second.Result.Wavefronts)
+            W[A.E] = std::move(V);
+        }
+        for (const Expr *E : Exprs)
+          if (!W.count(E))
+            Failed.insert(E);
+        return W;
+      };
+      std::vector<std::map<const Expr *, WarpVerdict>> ByResidue;
+      for (int64_t R = 0; R < P; ++R)
+        ByResidue.push_back(Walk(SymbolBase + R));
+      for (unsigned I = 0; I < Samples; ++I) {
+        int64_t R = (int64_t(I) * 13 + 5) % P;
+        auto W = Walk(SecondBase + R);
+        for (const Expr *E : Exprs)
+          if (!Failed.count(E) &&
+              W[E].Result.degree() != ByResidue[R][E].Result.degree())
+            Failed.insert(E);
+      }
+      for (const Expr *E : Exprs) {
+        if (Failed.count(E))
+          continue;
+        WarpVerdict V;
+        std::set<unsigned> Degrees;
+        for (int64_t R = 0; R < P; ++R) {
+          WarpVerdict &RV = ByResidue[R][E];
+          Degrees.insert(RV.Result.degree());
+          V.ByAssignment.push_back({SymbolBinding{{S, R}}, RV.Result.degree()});
+          if (!V.Valid || RV.Result.Wavefronts > V.Result.Wavefronts) {
+            V.Valid = true;
+            V.Result = RV.Result;
+            V.Addr = RV.Addr;
+            V.Warp = RV.Warp;
+          }
+        }
+        V.Periods[S] = P;
+        V.Conditional = Degrees.size() > 1;
+        Out[E] = std::move(V);
+      }
+    }
+    return Out;
   }
 
   std::string baseName(const SharedAccess &A) {
@@ -358,10 +462,29 @@ private:
     if (Cached != PaddingCache.end())
       return Cached->second;
     std::optional<int64_t> Result;
-    if (innerSizeExpr(V)) {
+    PaddingOverride Base(V, 0);
+    bool Padable = innerSizeExpr(V) != nullptr;
+    if (!Padable) {
+      // A flattened array: the what-if changes its row stride.
+      const FlatStride &FS = flatStride(V);
+      Padable = FS.found();
+      Base.StrideRefs = FS.Refs;
+      Base.StrideContexts = FS.Contexts;
+      Base.Stride = FS.Value;
+    }
+    // An access whose banks come from bit operations (a swizzle) is only
+    // known per residue of its unknown: the what-if cannot show that
+    // padding leaves it no worse, so none is offered.
+    for (const SharedAccess &A : K.Trace.Accesses)
+      if (A.Address.Base == V &&
+          A.Address.Offset.kind() == LaneValue::Kind::NonAffine)
+        Padable = false;
+    if (Padable) {
+      PaddingTried.insert(V);
       auto Before = degreesOf(K.Trace, V);
       for (int64_t Pad : {1, 2, 4, 8}) {
-        PaddingOverride O{V, Pad};
+        PaddingOverride O = Base;
+        O.PadElems = Pad;
         KernelTrace T =
             traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
         auto After = degreesOf(T, V);
@@ -383,6 +506,61 @@ private:
     return Result;
   }
   std::map<const VarDecl *, std::optional<int64_t>> PaddingCache;
+  /// Arrays for which the what-if ran (and so, without a result, no
+  /// padding works).
+  std::set<const VarDecl *> PaddingTried;
+
+  /// The row stride of a flattened (1-D) array, from its traced accesses.
+  const FlatStride &flatStride(const VarDecl *V) {
+    auto It = StrideCache.find(V);
+    if (It != StrideCache.end())
+      return It->second;
+    std::vector<const Expr *> Exprs;
+    std::set<const Expr *> Seen;
+    for (const SharedAccess &A : K.Trace.Accesses)
+      if (A.Address.Base == V && A.Kind != AccessKind::Atomic &&
+          Seen.insert(A.E).second)
+        Exprs.push_back(A.E);
+    return StrideCache[V] = findFlatStride(Ctx(), V, Exprs);
+  }
+  std::map<const VarDecl *, FlatStride> StrideCache;
+
+  /// The padding advice for a flattened array: a fix-it on the stride's
+  /// definition when editing it is safe, else a note saying what to change.
+  void adviseFlatPadding(Finding &F, std::ostringstream &Msg,
+                         const VarDecl *Var, int64_t Pad) {
+    const FlatStride &FS = flatStride(Var);
+    std::string Name = Var->getName().str();
+    int64_t New = FS.Value + Pad;
+    int64_t Rows = (FS.Elems + FS.Value - 1) / FS.Value;
+    int64_t Before = FS.Elems * FS.ElemBytes;
+    int64_t Added = Rows * Pad * FS.ElemBytes;
+    std::string Cost = "it costs " + std::to_string(Added) +
+                       " more bytes of shared memory (" +
+                       std::to_string(Before) + " -> " +
+                       std::to_string(Before + Added) + ")";
+    std::string Makes = "makes every access to '" + Name +
+                        "' conflict-free or no worse; " + Cost;
+    Msg << "; pad the rows of '" << Name << "' to " << New << " elements";
+    if (FS.NoFix.empty()) {
+      Msg << " by changing '" << FS.Name << "' to " << New;
+      F.Fixes = FS.Fixes(Pad);
+      F.Notes.push_back({FS.DefLoc, "changing '" + FS.Name + "' from " +
+                                        std::to_string(FS.Value) + " to " +
+                                        std::to_string(New) + " " + Makes});
+      return;
+    }
+    std::string What =
+        FS.K == FlatStride::Unnamed
+            ? "introduce a named row stride (e.g. 'constexpr int LD = " +
+                  std::to_string(New) + ";') and use it in every index of '" +
+                  Name + "'"
+            : "give '" + Name + "' a row stride of its own, " +
+                  std::to_string(New);
+    F.Notes.push_back({FS.NoFixLoc, FS.NoFix + ", so no fix-it is offered: " +
+                                        What + "; a row stride of " +
+                                        std::to_string(New) + " " + Makes});
+  }
 
   void report(const SharedAccess &A, const WarpVerdict &V, bool ReadWrite) {
     const BankResult &R = V.Result;
@@ -412,7 +590,9 @@ private:
     std::optional<int64_t> Pad;
     if (Var && !A.Address.DynamicShared && !V.Conditional)
       Pad = findPadding(Var);
-    if (Pad) {
+    if (Pad && !innerSizeExpr(Var)) {
+      adviseFlatPadding(F, Msg, Var, *Pad);
+    } else if (Pad) {
       const Expr *Size = innerSizeExpr(Var);
       const auto *VT = Ctx().getAsConstantArrayType(Var->getType());
       const auto *Row = Ctx().getAsConstantArrayType(VT->getElementType());
@@ -443,6 +623,10 @@ private:
     } else if (Var && !V.Conditional && innerSizeExpr(Var)) {
       Msg << "; use an XOR swizzle (e.g. column ^ row) applied identically "
              "where '" << Name << "' is written and read";
+    } else if (Var && !V.Conditional && PaddingTried.count(Var)) {
+      Msg << "; no row stride for '" << Name << "' makes every access to it "
+             "conflict-free or no worse: use an XOR swizzle applied at both "
+             "the store and the load";
     }
     // The whole path: the global accesses this tile access exchanges data
     // with. A coalesced one must stay so (a note says why the fix belongs in

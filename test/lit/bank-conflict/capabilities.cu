@@ -40,7 +40,7 @@ __global__ void annotated(float *out) {
 __global__ void __launch_bounds__(128) bounded(float *out) {
   __shared__ double d[128 * 2];
   out[0] = d[threadIdx.x * 2];
-// CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: lanes 0, 8 read 2 distinct words of 'd' in bank 0 (4 wavefronts instead of 2); successive lanes are 4 words apart [shmem-bank-conflict]
+// CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: lanes 0, 8 read 2 distinct words of 'd' in bank 0 (4 wavefronts instead of 2); successive lanes are 4 words apart; pad the rows of 'd' to 3 elements [shmem-bank-conflict]
 // CHECK-UNCOND: :[[@LINE-2]]:12: warning: 2-way
 }
 // Loop counter is uniform: a row read per iteration is conflict-free, a column one is not.
