@@ -503,8 +503,14 @@ void forEachClangArg(llvm::ArrayRef<std::string> Words, unsigned &MissingIndex,
     unsigned Begin = List[I]->getIndex();
     unsigned End = I + 1 < List.size() ? List[I + 1]->getIndex() : Limit;
     std::vector<std::string> Original;
+    // ParseArgs skips empty words between arguments, but an empty word can
+    // also be an option's separate value (`-D ""`): keep those, or the
+    // option would take the next argument as its value (found by
+    // test/fuzz/DriverInputFuzzer.cpp).
+    llvm::SmallVector<const char *, 2> Values(List[I]->getValues().begin(),
+                                               List[I]->getValues().end());
     for (unsigned J = Begin; J < End && J < Words.size(); ++J)
-      if (!Words[J].empty())
+      if (!Words[J].empty() || llvm::is_contained(Values, Argv[J]))
         Original.push_back(Words[J]);
     F(*List[I], Args, Original);
   }

@@ -817,3 +817,14 @@ TEST(NvccCommandTest, EmptyCommand) {
 }
 
 } // namespace
+
+TEST(NvccCommandTest, EmptyWordAsAnOptionsValueStaysItsValue) {
+  // `-D ""` takes the empty word as its value; dropping it would make -D
+  // swallow -isystem and leave its directory as a stray input (found by the
+  // driver fuzzer). An empty word between arguments is still skipped.
+  TranslatedCommand R = translateCompileCommand(
+      {"clang++", "-D", "", "-isystem", "/sys inc", "", "-c", "k.cu"}, "/build");
+  EXPECT_EQ(R.Args, (Strings{"-D", "", "-isystem", "/sys inc"}))
+      << dump(R);
+  EXPECT_EQ(R.InputFile, "/build/k.cu");
+}
