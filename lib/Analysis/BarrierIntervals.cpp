@@ -556,8 +556,13 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     return B.Kind == BarrierKind::Block ||
            (size_t(N.BarrierSite) < Counting.size() && Counting[N.BarrierSite]);
   };
+  // Each node forwards only the tags that arrived since it last ran (and,
+  // on its first run, the tags it starts): the fixpoint is the same as
+  // re-sending the whole In set, but resending it made a barrier-free
+  // kernel cost O(nodes x tags) per pass instead of O(tags) in all.
   std::deque<unsigned> Work;
-  std::vector<bool> Queued(NN, true);
+  std::vector<bool> Queued(NN, true), Started(NN, false);
+  std::vector<std::vector<Tag>> Fresh(NN);
   for (unsigned N = 0; N < NN; ++N)
     Work.push_back(N);
   while (!Work.empty()) {
@@ -565,21 +570,28 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     Work.pop_front();
     Queued[N] = false;
     const Graph::Node &Node = G->Nodes[N];
+    std::vector<Tag> Out = std::move(Fresh[N]);
+    Fresh[N].clear();
     if (Stops(Node))
       continue;
-    std::vector<Tag> Out(F->In[N].begin(), F->In[N].end());
-    if (Node.Source >= 0)
+    bool First = !Started[N];
+    Started[N] = true;
+    if (First && Node.Source >= 0)
       Out.push_back(Tag{unsigned(Node.Source), {}});
     for (const Graph::Edge &E : Node.Succs) {
       bool Changed = false;
       auto Send = [&](Tag Tg) {
         for (const EdgeEvent &Ev : E.Events)
           Tg.apply(Ev);
-        Changed |= F->In[E.To].insert(std::move(Tg)).second;
+        auto [It, New] = F->In[E.To].insert(std::move(Tg));
+        if (New) {
+          Fresh[E.To].push_back(*It);
+          Changed = true;
+        }
       };
       for (const Tag &Tg : Out)
         Send(Tg);
-      if (E.Source >= 0)
+      if (First && E.Source >= 0)
         Send(Tag{unsigned(E.Source), {}});
       if (Changed && !Queued[E.To]) {
         Queued[E.To] = true;
