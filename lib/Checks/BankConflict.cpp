@@ -488,7 +488,7 @@ private:
         KernelTrace T =
             traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
         auto After = degreesOf(T, V);
-        bool Ok = globalSideNoWorse(K.Trace, T, V);
+        bool Ok = globalSideNoWorse(K, T, V);
         for (const auto &KV : After) {
           auto It = Before.find(KV.first);
           unsigned Old = It == Before.end() ? 1 : It->second;
@@ -640,7 +640,7 @@ private:
       const GlobalAccess &G = K.Trace.GlobalAccesses[GI];
       if (!SeenGlobal.insert(G.E).second)
         continue;
-      TransferVerdict TV = analyzeTransfer(G, K.Trace);
+      const TransferVerdict &TV = analyzeTransfer(K, GI);
       if (!TV.Valid || !TV.Uncoalesced)
         continue;
       std::string Advice = transposeAdvice(K, GI, Index, TV);

@@ -17,7 +17,31 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <map>
+
 namespace shmem {
+
+/// How one global access (all its warps) is served.
+struct TransferVerdict {
+  bool Valid = false;
+  /// Some warp needs UncoalescedRatio times its ideal sectors for some
+  /// value of the unknowns; Conditional when not for every value.
+  bool Uncoalesced = false;
+  bool Conditional = false;
+  /// " when 'pitch' ≥ 2": the values of the lane-dependent unknowns for
+  /// which the access is uncoalesced (empty when unconditional).
+  std::string Condition;
+  /// The worst warp, at the assignment shown (the large values of the
+  /// unknowns when conditional).
+  CoalescingResult Result;
+  unsigned Warp = 0;
+  std::vector<std::optional<int64_t>> Addr;
+  /// Values of the lane-dependent unknowns behind Result.
+  SymbolBinding Binding;
+  /// "successive lanes are 'pitch' elements apart" or "... 128 bytes
+  /// apart", when the warp has one stride.
+  std::string Stride;
+};
 
 /// Everything a check may look at for one kernel and one block shape.
 struct KernelContext {
@@ -27,6 +51,10 @@ struct KernelContext {
   /// "transpose<float, 32>" for instantiations, else the kernel's name.
   std::string DisplayName;
   const KernelTrace &Trace;
+  /// analyzeTransfer's verdicts on Trace by global access index: several
+  /// checks (and the padding what-if, once per candidate padding) ask for
+  /// the same ones, and each enumerates every warp and unknown value.
+  mutable std::map<unsigned, TransferVerdict> TransferCache = {};
 };
 
 /// Statistics a front end may print (--verbose, benchmarks).
@@ -58,33 +86,15 @@ void checkLayoutMismatches(const KernelContext &K, FindingSink &Sink);
 /// alone costs at most one sector per contiguous run and stays below it.
 constexpr unsigned UncoalescedRatio = 2;
 
-/// How one global access (all its warps) is served.
-struct TransferVerdict {
-  bool Valid = false;
-  /// Some warp needs UncoalescedRatio times its ideal sectors for some
-  /// value of the unknowns; Conditional when not for every value.
-  bool Uncoalesced = false;
-  bool Conditional = false;
-  /// " when 'pitch' ≥ 2": the values of the lane-dependent unknowns for
-  /// which the access is uncoalesced (empty when unconditional).
-  std::string Condition;
-  /// The worst warp, at the assignment shown (the large values of the
-  /// unknowns when conditional).
-  CoalescingResult Result;
-  unsigned Warp = 0;
-  std::vector<std::optional<int64_t>> Addr;
-  /// Values of the lane-dependent unknowns behind Result.
-  SymbolBinding Binding;
-  /// "successive lanes are 'pitch' elements apart" or "... 128 bytes
-  /// apart", when the warp has one stride.
-  std::string Stride;
-};
 
 /// Evaluates \p A over the warps of \p T's block. Unknowns whose
 /// coefficient is the same in every lane of a warp shift its request as a
 /// whole and are taken as sector-aligned; lane-dependent ones (a row pitch
 /// times a lane-dependent row) are enumerated.
 TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T);
+/// analyzeTransfer of K.Trace's global access \p GIndex, computed once.
+const TransferVerdict &analyzeTransfer(const KernelContext &K,
+                                       unsigned GIndex);
 
 /// The instances of one global access (unrolled iterations of one
 /// expression, in one call context) with the shared access each feeds or
@@ -129,7 +139,8 @@ std::vector<FindingNote> globalSideNotes(const KernelContext &K,
 
 /// Whether every global access linked to \p Var is no less coalesced in
 /// \p After (a what-if trace, same access order) than in \p Before.
-bool globalSideNoWorse(const KernelTrace &Before, const KernelTrace &After,
+/// \p Before is K.Trace.
+bool globalSideNoWorse(const KernelContext &K, const KernelTrace &After,
                        const clang::ValueDecl *Var);
 
 } // namespace shmem

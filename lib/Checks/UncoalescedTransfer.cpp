@@ -629,7 +629,7 @@ std::vector<FindingNote> globalSideNotes(const KernelContext &K,
     const GlobalAccess &G = T.GlobalAccesses[GI];
     if (!Seen.insert(G.E).second || !directTransfer(G, T))
       continue;
-    TransferVerdict V = analyzeTransfer(G, T);
+    const TransferVerdict &V = analyzeTransfer(K, GI);
     if (!V.Valid || V.Uncoalesced)
       continue;
     // Re-assign threads so that the tile access is conflict-free
@@ -654,8 +654,20 @@ std::vector<FindingNote> globalSideNotes(const KernelContext &K,
   return Notes;
 }
 
-bool globalSideNoWorse(const KernelTrace &Before, const KernelTrace &After,
+const TransferVerdict &analyzeTransfer(const KernelContext &K,
+                                       unsigned GIndex) {
+  auto It = K.TransferCache.find(GIndex);
+  if (It == K.TransferCache.end())
+    It = K.TransferCache
+             .emplace(GIndex,
+                      analyzeTransfer(K.Trace.GlobalAccesses[GIndex], K.Trace))
+             .first;
+  return It->second;
+}
+
+bool globalSideNoWorse(const KernelContext &K, const KernelTrace &After,
                        const ValueDecl *Var) {
+  const KernelTrace &Before = K.Trace;
   if (Before.GlobalAccesses.size() != After.GlobalAccesses.size())
     return false;
   for (unsigned I = 0; I < Before.GlobalAccesses.size(); ++I) {
@@ -665,7 +677,7 @@ bool globalSideNoWorse(const KernelTrace &Before, const KernelTrace &After,
       Linked |= Before.Accesses[SI].Address.Base == Var;
     if (!Linked)
       continue;
-    TransferVerdict VB = analyzeTransfer(A, Before);
+    const TransferVerdict &VB = analyzeTransfer(K, I);
     TransferVerdict VA = analyzeTransfer(After.GlobalAccesses[I], After);
     if (VA.Valid && VA.Uncoalesced &&
         (!VB.Valid || !VB.Uncoalesced ||
@@ -692,7 +704,7 @@ public:
       const GlobalAccess &A = T.GlobalAccesses[I];
       if (A.Shared.empty() || A.Kind == AccessKind::Atomic)
         continue;
-      TransferVerdict V = analyzeTransfer(A, T);
+      TransferVerdict V = analyzeTransfer(K, I);
       if (!V.Valid || !V.Uncoalesced)
         continue;
       auto It = Worst.find(A.E);
