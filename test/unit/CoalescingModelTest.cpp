@@ -14,6 +14,8 @@
 
 #include "CoalescingModel.h"
 
+#include "CalibrationTable.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,11 +27,8 @@
 #include <string>
 #include <vector>
 
-#ifndef SHMEM_LINT_CALIBRATION_DIR
-#error "define SHMEM_LINT_CALIBRATION_DIR to the test/calibration directory"
-#endif
-
 using namespace shmem;
+using namespace shmem::calibration;
 
 namespace {
 
@@ -41,80 +40,24 @@ struct Row {
   long Sectors = -1, Requests = -1, Instructions = -1;
 };
 
-std::string calibrationDir() {
-  if (const char *Env = std::getenv("SHMEM_LINT_CALIBRATION_DIR"))
-    if (*Env)
-      return Env;
-  return SHMEM_LINT_CALIBRATION_DIR;
-}
-
-std::vector<std::string> split(const std::string &S, char Sep) {
-  std::vector<std::string> Out;
-  std::string Cur;
-  std::istringstream In(S);
-  while (std::getline(In, Cur, Sep))
-    Out.push_back(Cur);
-  if (!S.empty() && S.back() == Sep)
-    Out.push_back("");
-  return Out;
-}
-
-long number(const std::string &S) {
-  if (S.empty() || S == "NA")
-    return -1;
-  char *End = nullptr;
-  long V = std::strtol(S.c_str(), &End, 10);
-  return (End && *End == '\0') ? V : -1;
-}
-
 std::vector<Row> readTable(const std::string &Path, std::string &Error) {
   std::vector<Row> Rows;
-  std::ifstream In(Path);
-  if (!In) {
-    Error = "cannot open " + Path;
-    return Rows;
-  }
-  std::map<std::string, size_t> Col;
-  std::string Line;
-  unsigned LineNo = 0;
-  while (std::getline(In, Line)) {
-    ++LineNo;
-    if (!Line.empty() && Line.back() == '\r')
-      Line.pop_back();
-    if (Line.empty() || Line[0] == '#')
-      continue;
-    std::vector<std::string> F = split(Line, '\t');
-    if (Col.empty()) {
-      for (size_t I = 0; I < F.size(); ++I)
-        Col[F[I]] = I;
-      for (const char *Need :
-           {"name", "width_bytes", "offsets", "sectors", "requests"})
-        if (!Col.count(Need)) {
-          Error = Path + ": header lacks column '" + Need + "'";
-          return Rows;
-        }
-      continue;
-    }
-    auto Get = [&](const char *C) -> std::string {
-      auto It = Col.find(C);
-      return It != Col.end() && It->second < F.size() ? F[It->second] : "";
-    };
-    Row R;
-    R.Line = LineNo;
-    R.Name = Get("name");
-    R.Type = Get("type");
-    R.Sass = Get("sass");
-    R.Width = unsigned(number(Get("width_bytes")));
-    R.Sectors = number(Get("sectors"));
-    R.Requests = number(Get("requests"));
-    R.Instructions = number(Get("instructions"));
-    for (const std::string &O : split(Get("offsets"), ','))
-      R.Offsets.push_back(O == "-" ? std::nullopt
-                                   : std::optional<int64_t>(std::stoll(O)));
-    Rows.push_back(std::move(R));
-  }
-  if (Col.empty())
-    Error = Path + ": no header line";
+  forEachRow(
+      Path, {"name", "width_bytes", "offsets", "sectors", "requests"},
+      [&](unsigned LineNo, const CellGetter &Get) {
+        Row R;
+        R.Line = LineNo;
+        R.Name = Get("name");
+        R.Type = Get("type");
+        R.Sass = Get("sass");
+        R.Width = unsigned(number(Get("width_bytes")));
+        R.Sectors = number(Get("sectors"));
+        R.Requests = number(Get("requests"));
+        R.Instructions = number(Get("instructions"));
+        R.Offsets = offsets(Get("offsets"));
+        Rows.push_back(std::move(R));
+      },
+      Error);
   return Rows;
 }
 
@@ -211,39 +154,26 @@ struct TransferRow {
 
 std::vector<TransferRow> transferRows() {
   std::vector<TransferRow> Rows;
-  std::ifstream In(calibrationDir() + "/h200-global-transfers.tsv");
-  if (!In) {
-    ADD_FAILURE() << "cannot open h200-global-transfers.tsv";
-    return Rows;
-  }
-  std::map<std::string, size_t> Col;
-  std::string Line;
-  while (std::getline(In, Line)) {
-    if (Line.empty() || Line[0] == '#')
-      continue;
-    std::vector<std::string> F = split(Line, '\t');
-    if (Col.empty()) {
-      for (size_t I = 0; I < F.size(); ++I)
-        Col[F[I]] = I;
-      continue;
-    }
-    auto Get = [&](const char *C) -> std::string {
-      auto It = Col.find(C);
-      return It != Col.end() && It->second < F.size() ? F[It->second] : "";
-    };
-    TransferRow R;
-    R.Name = Get("name");
-    R.Op = Get("op");
-    R.Width = unsigned(number(Get("width_bytes")));
-    R.ModelSectors = number(Get("model_sectors"));
-    R.ModelRequests = number(Get("model_requests"));
-    R.Sectors = number(Get("sectors"));
-    R.Requests = number(Get("requests"));
-    if (R.Name.rfind("st_", 0) == 0 && Get("block") == "32x1")
-      for (const std::string &O : split(Get("offsets_or_expr"), ','))
-        R.Offsets.push_back(std::stoll(O));
-    Rows.push_back(std::move(R));
-  }
+  std::string Error;
+  forEachRow(
+      calibrationDir() + "/h200-global-transfers.tsv", {},
+      [&](unsigned, const CellGetter &Get) {
+        TransferRow R;
+        R.Name = Get("name");
+        R.Op = Get("op");
+        R.Width = unsigned(number(Get("width_bytes")));
+        R.ModelSectors = number(Get("model_sectors"));
+        R.ModelRequests = number(Get("model_requests"));
+        R.Sectors = number(Get("sectors"));
+        R.Requests = number(Get("requests"));
+        if (R.Name.rfind("st_", 0) == 0 && Get("block") == "32x1")
+          for (const std::string &O : split(Get("offsets_or_expr"), ','))
+            R.Offsets.push_back(std::stoll(O));
+        Rows.push_back(std::move(R));
+      },
+      Error);
+  if (!Error.empty())
+    ADD_FAILURE() << Error;
   return Rows;
 }
 
