@@ -95,6 +95,12 @@ std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
 
 namespace {
 
+/// The key of the unknowns no AST node stands for (blockIdx, gridDim,
+/// products of unknowns). SymbolInfo::Key must be the same in every walk of
+/// a kernel: checks match the unknowns of two traces by it (what-if
+/// layouts, pinned walks).
+const char BuiltinSymbolKey = 0;
+
 /// Where a value was loaded from: a shared access (index into
 /// KernelTrace::Accesses) or, with GlobalBit set, a global one (index into
 /// KernelTrace::GlobalAccesses).
@@ -356,11 +362,11 @@ private:
       return G.blockDim(Axis);
     if (Var == "blockIdx")
       return symbolValue(
-          T.Symbols.get(&T.Symbols, 10 + Axis, SymbolInfo::BlockIndex,
+          T.Symbols.get(&BuiltinSymbolKey, 10 + Axis, SymbolInfo::BlockIndex,
                         ("blockIdx." + Field).str()));
     if (Var == "gridDim")
       return symbolValue(
-          T.Symbols.get(&T.Symbols, 20 + Axis, SymbolInfo::GridSize,
+          T.Symbols.get(&BuiltinSymbolKey, 20 + Axis, SymbolInfo::GridSize,
                         ("gridDim." + Field).str()));
     return std::nullopt;
   }
@@ -1380,7 +1386,7 @@ private:
       for (const auto &B : R.coefficients()) {
         SymbolId Lo = std::min(A.first, B.first), Hi = std::max(A.first, B.first);
         SymbolId U = T.Symbols.get(
-            &T.Symbols, 0x40000000u | (Lo << 15) | Hi, SymbolInfo::Opaque,
+            &BuiltinSymbolKey, 0x40000000u | (Lo << 15) | Hi, SymbolInfo::Opaque,
             T.Symbols.info(Lo).Name + "*" + T.Symbols.info(Hi).Name);
         std::vector<int64_t> Co(N);
         for (unsigned I = 0; I < N; ++I)
