@@ -34,6 +34,11 @@ struct AnalysisOptions {
   bool ReportBenign = false;
   /// Depth to which __device__ callees are analysed in the caller's context.
   unsigned InlineDepth = 8;
+  /// Build the lane->bank pictures bank findings carry (Finding::Picture
+  /// and Detail: the padded and swizzled what-ifs). The driver's HTML,
+  /// SARIF, JSON and --verbose outputs show them; clang-tidy and the
+  /// compiler plugin print messages and notes only and turn this off.
+  bool Pictures = true;
 
   std::bitset<NumCheckKinds> Enabled;
   bool enabled(CheckKind K) const {

@@ -70,6 +70,13 @@ public:
   /// then (see SymbolInfo::Scope).
   SymbolId get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
                std::string Name, const clang::Stmt *Scope = nullptr);
+  /// The unknown made for (Key, Sub), if any.
+  std::optional<SymbolId> find(const void *Key, unsigned Sub) const {
+    auto It = Ids.find({Key, Sub});
+    if (It == Ids.end())
+      return std::nullopt;
+    return It->second;
+  }
   const SymbolInfo &info(SymbolId S) const { return Infos[S]; }
   SymbolInfo &info(SymbolId S) { return Infos[S]; }
   unsigned size() const { return Infos.size(); }

@@ -143,6 +143,14 @@ private:
     if (!Off.isAffine())
       return Worst; // Data-dependent or not modelled: no claim.
     const ThreadGeometry &G = T.Geometry;
+    // Warps whose addresses are another's moved by the same multiple of
+    // the access unit in every lane, for every value of the unknowns, map
+    // their lanes to banks the same way up to a rotation of the banks: the
+    // same wavefronts and degrees. Only the first is evaluated (a later one
+    // never replaces it as the worst: that takes strictly more wavefronts).
+    const int64_t Unit = std::max<int64_t>(4, A.Width);
+    std::set<std::vector<int64_t>> Seen;
+    std::vector<int64_t> Sig;
     for (unsigned W = 0; W < G.warps(); ++W) {
       unsigned B = G.warpBegin(W), E = G.warpEnd(W);
       std::vector<unsigned> ActiveLanes;
@@ -150,6 +158,22 @@ private:
         if (A.Active[L])
           ActiveLanes.push_back(L);
       if (ActiveLanes.size() < 2)
+        continue;
+      unsigned First = ActiveLanes[0];
+      Sig.clear();
+      auto Relative = [&](const std::vector<int64_t> &V) {
+        Sig.push_back(((V[First] % Unit) + Unit) % Unit);
+        for (unsigned L : ActiveLanes)
+          Sig.push_back(V[L] - V[First]);
+      };
+      for (unsigned L : ActiveLanes)
+        Sig.push_back(L - B);
+      Relative(Off.constants());
+      for (const auto &KV : Off.coefficients()) {
+        Sig.push_back(KV.first);
+        Relative(KV.second);
+      }
+      if (!Seen.insert(Sig).second)
         continue;
       // Unknowns whose coefficient differs between active lanes.
       std::vector<SymbolId> Varying;
@@ -483,10 +507,14 @@ private:
       PaddingTried.insert(V);
       auto Before = degreesOf(K.Trace, V);
       for (int64_t Pad : {1, 2, 4, 8}) {
-        PaddingOverride O = Base;
-        O.PadElems = Pad;
-        KernelTrace T =
-            traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
+        // A 2-D array: the what-if the picture shows too (cached there).
+        std::optional<KernelTrace> Walked;
+        if (!Base.StrideRefs.empty() || !innerSizeExpr(V)) {
+          PaddingOverride O = Base;
+          O.PadElems = Pad;
+          Walked = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
+        }
+        const KernelTrace &T = Walked ? *Walked : WhatIf.paddedTrace(V, Pad);
         auto After = degreesOf(T, V);
         bool Ok = globalSideNoWorse(K, T, V);
         for (const auto &KV : After) {
@@ -675,8 +703,10 @@ private:
       Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
              "the kernel or the BlockDim option";
     F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
-    F.Picture = WhatIf.picture(A, V.Warp, V.Addr, V.Bind, Pad);
-    F.Detail = renderBankPictureText(*F.Picture);
+    if (K.Opts.Pictures) {
+      F.Picture = WhatIf.picture(A, V.Warp, V.Addr, V.Bind, Pad);
+      F.Detail = renderBankPictureText(*F.Picture);
+    }
     F.Weight = R.Wavefronts * 64 / std::max(1u, R.IdealWavefronts);
     Sink.report(F);
   }

@@ -4,6 +4,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <cstdlib>
+#include <set>
 
 using namespace clang;
 
@@ -56,12 +61,114 @@ std::string declarationOf(ASTContext &Ctx, const VarDecl *V) {
 
 } // namespace
 
-KernelTrace &BankWhatIf::paddedTrace(const VarDecl *V, int64_t Pad) {
+namespace {
+/// Finds the references to one variable that are not the array of an
+/// element access `V[i][j]`.
+class ElementUseFinder : public RecursiveASTVisitor<ElementUseFinder> {
+public:
+  explicit ElementUseFinder(const VarDecl *V) : V(V) {}
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    if (const auto *Inner =
+            dyn_cast<ArraySubscriptExpr>(E->getBase()->IgnoreParenImpCasts()))
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(Inner->getBase()->IgnoreParenImpCasts()))
+        if (DRE->getDecl() == V)
+          ElementBases.insert(DRE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() == V)
+      All.push_back(E);
+    return true;
+  }
+  bool onlyElements() const {
+    for (const DeclRefExpr *E : All)
+      if (!ElementBases.count(E))
+        return false;
+    return true;
+  }
+
+private:
+  const VarDecl *V;
+  std::set<const DeclRefExpr *> ElementBases;
+  std::vector<const DeclRefExpr *> All;
+};
+} // namespace
+
+/// SHMEM_LINT_VERIFY_WHATIF: the patched trace must be the walked one, in
+/// every address (a test runs the inputs of the lit tests so).
+static void verifyPatchedTrace(const KernelTrace &Patched,
+                               const KernelTrace &Walked) {
+  bool Same = Patched.Accesses.size() == Walked.Accesses.size() &&
+              Patched.GlobalAccesses.size() == Walked.GlobalAccesses.size();
+  for (size_t I = 0; Same && I < Patched.Accesses.size(); ++I) {
+    const SharedAccess &P = Patched.Accesses[I], &W = Walked.Accesses[I];
+    Same = P.E == W.E && P.Kind == W.Kind && P.Address.Base == W.Address.Base &&
+           P.Address.Offset == W.Address.Offset && P.Active == W.Active &&
+           P.Tile.Pitch == W.Tile.Pitch;
+  }
+  for (size_t I = 0; Same && I < Patched.GlobalAccesses.size(); ++I)
+    Same = Patched.GlobalAccesses[I].Offset == Walked.GlobalAccesses[I].Offset;
+  if (!Same)
+    llvm::report_fatal_error("shmem-lint: the padded what-if patched from the "
+                             "trace differs from the walked one");
+}
+
+bool BankWhatIf::onlyElementAccesses(const VarDecl *V) {
+  auto [It, New] = ElementOnly.try_emplace(V, false);
+  if (!New)
+    return It->second;
+  // A __shared__ variable declared in the kernel is visible nowhere else;
+  // one at namespace scope may be used by any function.
+  if (V->getDeclContext() != K.Kernel || !K.Kernel->getBody())
+    return false;
+  ElementUseFinder F(V);
+  F.TraverseStmt(K.Kernel->getBody());
+  return It->second = F.onlyElements();
+}
+
+std::unique_ptr<KernelTrace> BankWhatIf::patchedPadding(const VarDecl *V,
+                                                        int64_t Pad) {
+  QualType Elem;
+  std::optional<Array2D> Arr = array2D(K.Ctx, V, &Elem);
+  if (!Arr || !onlyElementAccesses(V))
+    return nullptr;
+  // Nothing but V's element addresses can depend on its row length then
+  // (no pointer into it escapes, no sizeof of a row): check each address
+  // is the one the indices give, and move it by the padding of the rows
+  // before it.
+  unsigned N = K.Trace.Geometry.threads();
+  LaneValue Pitch = LaneValue::constant(N, Arr->Cols);
+  LaneValue Bytes = LaneValue::constant(N, Arr->ElemBytes);
+  LaneValue PadBytes = LaneValue::constant(N, Pad * Arr->ElemBytes);
+  auto T = std::make_unique<KernelTrace>(K.Trace);
+  for (SharedAccess &A : T->Accesses) {
+    if (A.Address.Base != V)
+      continue;
+    const TileIndex &TI = A.Tile;
+    if (!TI.Valid || !TI.TwoD || TI.Pitch != Arr->Cols ||
+        TI.Row.size() != N || TI.Col.size() != N ||
+        !A.Address.Offset.isAffine() ||
+        A.Address.Offset != (TI.Row * Pitch + TI.Col) * Bytes)
+      return nullptr;
+    A.Address.Offset = A.Address.Offset + TI.Row * PadBytes;
+    A.Tile.Pitch += Pad;
+  }
+  return T;
+}
+
+const KernelTrace &BankWhatIf::paddedTrace(const VarDecl *V, int64_t Pad) {
   auto &Slot = Padded[{V, Pad}];
   if (!Slot) {
-    PaddingOverride O{V, Pad};
-    Slot = std::make_unique<KernelTrace>(
-        traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O));
+    Slot = patchedPadding(V, Pad);
+    if (!Slot || std::getenv("SHMEM_LINT_VERIFY_WHATIF")) {
+      PaddingOverride O{V, Pad};
+      auto Walked = std::make_unique<KernelTrace>(
+          traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O));
+      if (Slot)
+        verifyPatchedTrace(*Slot, *Walked);
+      Slot = std::move(Walked);
+    }
   }
   return *Slot;
 }
@@ -123,14 +230,16 @@ BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
   // Padded: walk the kernel again with the rows longer, as the check does.
   int64_t Pad = SuggestedPad.value_or(1);
   P.PaddingSuggested = SuggestedPad.has_value();
-  KernelTrace &T = paddedTrace(Var, Pad);
+  const KernelTrace &T = paddedTrace(Var, Pad);
   if (const SharedAccess *B = counterpart(T, A);
       B && B->Address.Offset.isAffine() && Warp < T.Geometry.warps()) {
     // The unknowns of two walks match by what they were made from.
     SymbolBinding Bind2;
     for (const auto &KV : Bind) {
       const SymbolInfo &SI = K.Trace.Symbols.info(KV.first);
-      Bind2[T.Symbols.get(SI.Key, SI.Sub, SI.K, SI.Name, SI.Scope)] = KV.second;
+      // An unknown the other walk never made does not enter its addresses.
+      if (std::optional<SymbolId> S = T.Symbols.find(SI.Key, SI.Sub))
+        Bind2[*S] = KV.second;
     }
     unsigned Begin = T.Geometry.warpBegin(Warp), End = T.Geometry.warpEnd(Warp);
     std::vector<std::optional<int64_t>> PadAddr(End - Begin);

@@ -37,9 +37,20 @@ public:
                       const SymbolBinding &Bind,
                       std::optional<int64_t> SuggestedPad);
 
+  /// K.Trace as it would be with the rows of the 2-D array \p V padded by
+  /// \p Pad elements (cached). When every use of \p V is an element access
+  /// `V[i][j]` whose traced address is (i * columns + j) * element size,
+  /// padding only adds i * Pad elements to those addresses, and the trace is
+  /// patched; otherwise the kernel is walked again with the layout changed.
+  const KernelTrace &paddedTrace(const clang::VarDecl *V, int64_t Pad);
+
 private:
-  /// The kernel walked with \p V's rows padded by \p Pad (cached).
-  KernelTrace &paddedTrace(const clang::VarDecl *V, int64_t Pad);
+  /// The patched trace of paddedTrace(), if \p V qualifies.
+  std::unique_ptr<KernelTrace> patchedPadding(const clang::VarDecl *V,
+                                              int64_t Pad);
+  /// Whether every reference to \p V in the kernel is the array of an
+  /// element access `V[i][j]` (cached per array).
+  bool onlyElementAccesses(const clang::VarDecl *V);
   /// The access of \p T that is \p A of the original trace.
   const SharedAccess *counterpart(const KernelTrace &T, const SharedAccess &A);
 
@@ -48,6 +59,7 @@ private:
   std::map<std::pair<const clang::VarDecl *, int64_t>,
            std::unique_ptr<KernelTrace>>
       Padded;
+  std::map<const clang::VarDecl *, bool> ElementOnly;
 };
 
 } // namespace shmem

@@ -95,6 +95,8 @@ protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     std::vector<std::string> Globs = {"shmem-*"};
+    // Compiler diagnostics carry messages and notes only.
+    Opts.Pictures = false;
     DiagnosticsEngine &D = CI.getDiagnostics();
     auto Bad = [&](const std::string &A) {
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,

@@ -700,6 +700,13 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     Wanted = std::move(Kept);
   }
 
+  // The bank findings' pictures cost what-if walks; only these outputs
+  // show them.
+  const bool WantPictures = Opts.Verbose ||
+                            ParsedFormat == OutputFormat::Html ||
+                            ParsedFormat == OutputFormat::Sarif ||
+                            ParsedFormat == OutputFormat::Json;
+
   // Settings per file: defaults, the file's .clang-tidy, then the flags.
   TidyConfigFinder Configs;
   std::set<std::string> ReportedConfigs;
@@ -744,8 +751,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         if (ReportedConfigs.insert("error:" + E).second)
           Err << "shmem-lint: warning: cannot use " << E << "\n";
     S.Enabled = CL.CheckGlobs ? Opts.Analysis.Enabled : Enabled;
-    for (AnalysisOptions &O : S.PerCheck)
+    for (AnalysisOptions &O : S.PerCheck) {
       CL.applyTo(O);
+      O.Pictures = WantPictures;
+    }
     return planAnalysisRuns(S);
   };
 

@@ -30,6 +30,8 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
   Options_.ReportConditional = Options.get("ReportConditional", true);
   Options_.ReportBenign = Options.get("ReportBenign", false);
   Options_.enable(Kind);
+  // clang-tidy shows messages, notes and fix-its only.
+  Options_.Pictures = false;
 }
 
 void ShmemCheckBase::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O) {
