@@ -18,6 +18,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
@@ -219,6 +220,24 @@ private:
   bool Recording = true;
   unsigned Seq = 0;
 
+  // Facts about expressions that do not depend on the walk's state, asked
+  // again at every evaluation (unrolled loops evaluate one expression many
+  // times): the folded constant of a side-effect-free integer constant
+  // expression (clang's evaluator is costly) and whether evaluating an
+  // expression could change state (a tree walk).
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> FoldCache;
+  llvm::DenseMap<const Expr *, bool> EffectsCache;
+  /// The values the indices of the array subscripts evaluated since the
+  /// last recorded access took (IndexGeneration counts recorded accesses),
+  /// so that describing the access (tileIndex) need not evaluate its
+  /// indices again.
+  struct IndexValue {
+    unsigned Generation;
+    LaneValue V;
+  };
+  llvm::DenseMap<const Expr *, IndexValue> IndexValues;
+  unsigned IndexGeneration = 0;
+
   // Threads that left the current function, loop iteration or loop.
   struct ExitMasks {
     std::vector<char> Returned, Continued, Broken;
@@ -332,7 +351,16 @@ private:
                  ? LaneValue::apply(LaneValue::Op::NE, V, constant(0))
                  : V;
     unsigned Bits = Ctx.getTypeSize(Ty);
-    return V.truncate(Bits, Ty->isSignedIntegerOrEnumerationType());
+    return std::move(V).truncate(Bits, Ty->isSignedIntegerOrEnumerationType());
+  }
+
+  /// constantOf() of a side-effect-free expression other than a call,
+  /// cached.
+  std::optional<int64_t> foldedConstant(const Expr *E) {
+    auto [It, New] = FoldCache.try_emplace(E);
+    if (New && !isa<CallExpr>(E) && !E->HasSideEffects(Ctx))
+      It->second = constantOf(E);
+    return It->second;
   }
 
   std::optional<int64_t> constantOf(const Expr *E) {
@@ -421,8 +449,9 @@ private:
     A.Loops = Loops;
     A.LoopIterations = LoopIterations;
     A.Seq = Seq++;
-    if (K != AccessKind::Atomic)
+    if (K != AccessKind::Atomic && wantTileIndex())
       A.Tile = tileIndex(E, P);
+    ++IndexGeneration;
     unsigned Index = T.Accesses.size();
     T.Accesses.push_back(std::move(A));
     if (K == AccessKind::Store)
@@ -512,12 +541,20 @@ private:
     Recording = false;
     LaneValue V = eval(E).Int;
     Recording = Saved;
-    return toType(V, E->getType());
+    return toType(std::move(V), E->getType());
   }
 
   /// Whether evaluating \p E again could change the walk's state or walk a
   /// callee again: assignments, increments, calls to functions with bodies.
   bool hasEffects(const Expr *E) {
+    auto It = EffectsCache.find(E);
+    if (It != EffectsCache.end())
+      return It->second;
+    bool Found = findEffects(E);
+    EffectsCache[E] = Found;
+    return Found;
+  }
+  bool findEffects(const Expr *E) {
     class Finder : public RecursiveASTVisitor<Finder> {
     public:
       ASTContext &Ctx;
@@ -647,6 +684,22 @@ private:
     TI.HasColTerms = TI.ColA.isAffine() && TI.ColB.isAffine();
   }
 
+  /// TileIndex is read by the layout check and by the bank check's padding
+  /// what-if (2-D arrays).
+  bool wantTileIndex() const {
+    return Opts.enabled(CheckKind::LayoutMismatch) ||
+           Opts.enabled(CheckKind::BankConflict);
+  }
+
+  /// The value of the index \p E of an array subscript evaluated for the
+  /// access being recorded, as quietInt() would give it.
+  LaneValue indexValue(const Expr *E) {
+    auto It = IndexValues.find(E);
+    if (It != IndexValues.end() && It->second.Generation == IndexGeneration)
+      return toType(It->second.V, E->getType());
+    return quietInt(E);
+  }
+
   /// See TileIndex. Only element accesses written as subscripts of the
   /// shared array itself (1-D or 2-D, scalar elements) are described.
   TileIndex tileIndex(const Expr *E, const PointerValue &P) {
@@ -674,10 +727,14 @@ private:
       TI.Pitch = int64_t(RowT->getSize().getZExtValue());
       if (Pad && Pad->Var == Arr)
         TI.Pitch += Pad->PadElems;
-      TI.Row = quietInt(Inner->getIdx());
-      TI.Col = quietInt(ColE);
-      columnTerms(ColE, TI);
+      TI.Row = indexValue(Inner->getIdx());
+      TI.Col = indexValue(ColE);
+      if (Opts.enabled(CheckKind::LayoutMismatch))
+        columnTerms(ColE, TI);
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
+      // Flattened tiles are described for the layout check only.
+      if (!Opts.enabled(CheckKind::LayoutMismatch))
+        return TI;
       const auto *Arr = dyn_cast<VarDecl>(DRE->getDecl());
       if (!Arr || Arr != P.Base)
         return TI;
@@ -713,7 +770,8 @@ private:
       return TI;
     }
     TI.Valid = TI.Row.isAffine() && TI.Col.isAffine();
-    TI.Text = exprText(E);
+    if (Opts.enabled(CheckKind::LayoutMismatch))
+      TI.Text = exprText(E);
     return TI;
   }
 
@@ -809,8 +867,10 @@ private:
       // `2[a]` is legal C; getBase() already normalises it.
       Value P = eval(Base);
       Value I = eval(Idx);
+      IndexValues[Idx] = IndexValue{IndexGeneration, I.Int};
       if (P.IsPointer && P.Ptr.isGlobal())
-        return offsetBy(P.Ptr, toType(I.Int, Idx->getType()), ASE->getType());
+        return offsetBy(P.Ptr, toType(std::move(I.Int), Idx->getType()),
+                        ASE->getType());
       if (!P.IsPointer || !P.Ptr.isShared())
         return notShared();
       if (Pad && P.Ptr.Base == Pad->Var)
@@ -820,7 +880,8 @@ private:
                        toType(I.Int, Idx->getType()) * constant(*Row);
           return Out;
         }
-      return offsetBy(P.Ptr, toType(I.Int, Idx->getType()), ASE->getType());
+      return offsetBy(P.Ptr, toType(std::move(I.Int), Idx->getType()),
+                      ASE->getType());
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       PointerValue P;
@@ -892,8 +953,8 @@ private:
 
     // Integer constant expressions: literals, enumerators, constexpr
     // variables, sizeof, template arguments.
-    if (!StrideContext && !isa<CallExpr>(E) && !E->HasSideEffects(Ctx))
-      if (auto C = constantOf(E))
+    if (!StrideContext)
+      if (std::optional<int64_t> C = foldedConstant(E))
         return evalInt(constant(*C));
 
     if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr>(E)) {
@@ -1178,7 +1239,7 @@ private:
       return Out;
     };
     if (To->isIntegralOrEnumerationType())
-      return Carry(toType(V.Int, To));
+      return Carry(toType(std::move(V.Int), To));
     if (To->isRealFloatingType() && V.Int.isConcrete())
       return V; // Integer-valued float: keep it for benign-store checks.
     if (To->isVoidType())
@@ -1202,7 +1263,7 @@ private:
   /// threads keep their value (the branch they are in doesn't run).
   void assignVar(const VarDecl *V, Value NewV) {
     if (!NewV.IsPointer)
-      NewV.Int = toType(NewV.Int, V->getType());
+      NewV.Int = toType(std::move(NewV.Int), V->getType());
     auto It = Vars.find(V);
     bool AllActive = std::all_of(Active.begin(), Active.end(),
                                  [](char A) { return A; });
@@ -1887,7 +1948,7 @@ private:
       }
       Value Val = eval(Init);
       if (!Val.IsPointer)
-        Val.Int = toType(Val.Int, V->getType());
+        Val.Int = toType(std::move(Val.Int), V->getType());
       Vars[V] = Val;
     } else {
       Vars[V] = evalInt(unknown("'" + V->getName().str() + "' is uninitialised"));

@@ -386,26 +386,29 @@ LaneValue LaneValue::select(const LaneValue &Cond, const LaneValue &T,
   return Out;
 }
 
-LaneValue LaneValue::truncate(unsigned Bits, bool Signed) const {
+LaneValue LaneValue::truncate(unsigned Bits, bool Signed) const & {
+  return LaneValue(*this).truncate(Bits, Signed);
+}
+
+LaneValue LaneValue::truncate(unsigned Bits, bool Signed) && {
   // Wrapping to 2^Bits keeps residues modulo a divisor of 2^Bits only.
   if (isUnknown() && Mod && Bits < 63 && (int64_t(1) << Bits) % Mod != 0)
     return unknown(size(), Reason);
   if (Bits >= 64 || !isAffine())
-    return *this;
+    return std::move(*this);
   // Unknowns are assumed not to overflow (indices are small); concrete
   // values wrap exactly as the target type would.
   if (hasSymbols())
-    return *this;
-  LaneValue Out = *this;
+    return std::move(*this);
   uint64_t Mask = (uint64_t(1) << Bits) - 1;
-  for (int64_t &V : Out.C) {
+  for (int64_t &V : C) {
     uint64_t U = uint64_t(V) & Mask;
     if (Signed && (U >> (Bits - 1)))
       V = int64_t(U | ~Mask);
     else
       V = int64_t(U);
   }
-  return Out;
+  return std::move(*this);
 }
 
 LaneValue LaneValue::bind(const SymbolBinding &B) const {

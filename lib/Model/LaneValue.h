@@ -115,7 +115,9 @@ public:
   static LaneValue select(const LaneValue &Cond, const LaneValue &T,
                           const LaneValue &F);
   /// Wrap to the given bit width (casts to narrower integer types).
-  LaneValue truncate(unsigned Bits, bool Signed) const;
+  LaneValue truncate(unsigned Bits, bool Signed) const &;
+  /// The same, reusing this value's storage (most casts change nothing).
+  LaneValue truncate(unsigned Bits, bool Signed) &&;
 
   /// Substitute concrete values for bound unknowns.
   LaneValue bind(const SymbolBinding &B) const;
