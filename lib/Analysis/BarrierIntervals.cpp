@@ -12,8 +12,10 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SparseBitVector.h"
 
 #include <deque>
+#include <numeric>
 #include <tuple>
 
 using namespace clang;
@@ -250,21 +252,73 @@ struct BarrierIntervals::Graph {
     Nodes.back().K = K;
     return Nodes.size() - 1;
   }
+
+  /// Every node, in reverse post-order of depth-first searches started at
+  /// each node not yet visited: without cycles, whatever the roots, every
+  /// node comes after its predecessors.
+  std::vector<unsigned> reversePostOrder() const {
+    std::vector<unsigned> Post;
+    std::vector<bool> Seen(Nodes.size(), false);
+    // (node, next successor to visit): iterative, a long kernel is deep.
+    std::vector<std::pair<unsigned, unsigned>> Stack;
+    for (unsigned Root = 0; Root < Nodes.size(); ++Root) {
+      if (Seen[Root])
+        continue;
+      Seen[Root] = true;
+      Stack.push_back({Root, 0});
+      while (!Stack.empty()) {
+        auto &[N, I] = Stack.back();
+        if (I < Nodes[N].Succs.size()) {
+          unsigned S = Nodes[N].Succs[I++].To;
+          if (!Seen[S]) {
+            Seen[S] = true;
+            Stack.push_back({S, 0});
+          }
+          continue;
+        }
+        Post.push_back(N);
+        Stack.pop_back();
+      }
+    }
+    return std::vector<unsigned>(Post.rbegin(), Post.rend());
+  }
 };
 
+/// The tags that reach each node. A tag that crossed no loop edge is just
+/// its source: those are kept as one bit per source (sparse bit vectors:
+/// runs of 128 sources share one element), the others as Tag objects. In
+/// code with no barrier every source reaches every later node, and one
+/// std::set node per (node, source) made the flow the largest cost of a
+/// barrier-free kernel.
 struct BarrierIntervals::Flow {
-  std::vector<std::set<Tag>> In;
-  /// Per node, built on first use: source -> tags.
+  using Bits = llvm::SparseBitVector<>;
+  std::vector<Bits> Plain;
+  std::vector<std::set<Tag>> In; ///< Tags that crossed a loop edge.
+  /// Tag{S, {}} for every source S, to point at.
+  std::vector<Tag> PlainTag;
+  /// Per node, built on first use: source -> tags of In.
   std::vector<std::map<unsigned, std::vector<const Tag *>>> BySource;
   std::vector<bool> Indexed;
 
-  const std::map<unsigned, std::vector<const Tag *>> &at(unsigned Node) {
+  const std::map<unsigned, std::vector<const Tag *>> &crossed(unsigned Node) {
     if (!Indexed[Node]) {
       for (const Tag &T : In[Node])
         BySource[Node][T.Source].push_back(&T);
       Indexed[Node] = true;
     }
     return BySource[Node];
+  }
+
+  /// The tags of source \p S at \p Node, in Tag order (the plain one, with
+  /// no crossing, first).
+  void tagsOf(unsigned Node, unsigned S, std::vector<const Tag *> &Out) {
+    Out.clear();
+    if (Plain[Node].test(S))
+      Out.push_back(&PlainTag[S]);
+    const auto &C = crossed(Node);
+    auto It = C.find(S);
+    if (It != C.end())
+      Out.insert(Out.end(), It->second.begin(), It->second.end());
   }
 };
 
@@ -535,6 +589,34 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
     G->Nodes[CallNode].Succs.push_back(Graph::Edge{Entry, {}, -1});
     G->Nodes[Exit].Succs.push_back(Graph::Edge{After, {}, -1});
   }
+
+  // Barrier-free regions: the nodes that edges join once block barriers
+  // are taken out. A tag only travels inside one, and the two sides of a
+  // branch are in the region of the branch, so sites of two regions are
+  // never concurrent.
+  auto BlockBarrier = [&](unsigned N) {
+    const Graph::Node &Nd = G->Nodes[N];
+    return Nd.K == Graph::Node::Barrier &&
+           T.Barriers[BarrierSites[Nd.BarrierSite].Instances[0]].Kind ==
+               BarrierKind::Block;
+  };
+  std::vector<unsigned> Leader(G->Nodes.size());
+  std::iota(Leader.begin(), Leader.end(), 0u);
+  auto Find = [&](unsigned N) {
+    while (Leader[N] != N)
+      N = Leader[N] = Leader[Leader[N]];
+    return N;
+  };
+  for (unsigned N = 0; N < G->Nodes.size(); ++N) {
+    if (BlockBarrier(N))
+      continue;
+    for (const Graph::Edge &E : G->Nodes[N].Succs)
+      if (!BlockBarrier(E.To))
+        Leader[Find(N)] = Find(E.To);
+  }
+  for (SiteInfo &S : Sites)
+    if (S.Node >= 0)
+      S.Region = Find(unsigned(S.Node));
 }
 
 BarrierIntervals::Flow &
@@ -546,9 +628,12 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     return *F;
   F = std::make_unique<Flow>();
   unsigned NN = G->Nodes.size();
+  F->Plain.resize(NN);
   F->In.resize(NN);
   F->BySource.resize(NN);
   F->Indexed.assign(NN, false);
+  for (unsigned S = 0; S < G->SourceBranch.size(); ++S)
+    F->PlainTag.push_back(Tag{S, {}});
   auto Stops = [&](const Graph::Node &N) {
     if (N.K != Graph::Node::Barrier)
       return false;
@@ -562,14 +647,21 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
   // kernel cost O(nodes x tags) per pass instead of O(tags) in all.
   std::deque<unsigned> Work;
   std::vector<bool> Queued(NN, true), Started(NN, false);
+  std::vector<Flow::Bits> FreshPlain(NN);
   std::vector<std::vector<Tag>> Fresh(NN);
-  for (unsigned N = 0; N < NN; ++N)
+  // Nodes first in reverse post-order, so that in code without loops each
+  // node runs once, after all its predecessors (node numbers follow the
+  // CFG's block numbers, which run backwards: a FIFO over them moved tags
+  // one node per pass, O(nodes) passes over a straight run of code).
+  for (unsigned N : G->reversePostOrder())
     Work.push_back(N);
   while (!Work.empty()) {
     unsigned N = Work.front();
     Work.pop_front();
     Queued[N] = false;
     const Graph::Node &Node = G->Nodes[N];
+    Flow::Bits OutPlain;
+    std::swap(OutPlain, FreshPlain[N]);
     std::vector<Tag> Out = std::move(Fresh[N]);
     Fresh[N].clear();
     if (Stops(Node))
@@ -577,7 +669,7 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     bool First = !Started[N];
     Started[N] = true;
     if (First && Node.Source >= 0)
-      Out.push_back(Tag{unsigned(Node.Source), {}});
+      OutPlain.set(unsigned(Node.Source));
     for (const Graph::Edge &E : Node.Succs) {
       bool Changed = false;
       auto Send = [&](Tag Tg) {
@@ -589,10 +681,28 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
           Changed = true;
         }
       };
+      const Flow::Bits *Plain = &OutPlain;
+      Flow::Bits WithEdge;
+      if (First && E.Source >= 0) {
+        WithEdge = OutPlain;
+        WithEdge.set(unsigned(E.Source));
+        Plain = &WithEdge;
+      }
+      if (E.Events.empty()) {
+        // Plain tags stay plain: forward the bits the target lacks.
+        Flow::Bits New;
+        New.intersectWithComplement(*Plain, F->Plain[E.To]);
+        if (!New.empty()) {
+          F->Plain[E.To] |= New;
+          FreshPlain[E.To] |= New;
+          Changed = true;
+        }
+      } else {
+        for (unsigned S : *Plain)
+          Send(Tag{S, {}});
+      }
       for (const Tag &Tg : Out)
         Send(Tg);
-      if (First && E.Source >= 0)
-        Send(Tag{unsigned(E.Source), {}});
       if (Changed && !Queued[E.To]) {
         Queued[E.To] = true;
         Work.push_back(E.To);
@@ -654,19 +764,16 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
 
   if (NA == NB)
     Add(nullptr, nullptr, Concurrency::Unordered);
-  const auto &AtB = F.at(NB);
-  const auto &AtA = F.at(NA);
+  std::vector<const Tag *> TagsA, TagsB;
   if (G->Nodes[NA].Source >= 0) {
-    auto It = AtB.find(G->Nodes[NA].Source);
-    if (It != AtB.end())
-      for (const Tag *Tg : It->second)
-        Add(nullptr, Tg, Concurrency::AThenB);
+    F.tagsOf(NB, G->Nodes[NA].Source, TagsB);
+    for (const Tag *Tg : TagsB)
+      Add(nullptr, Tg, Concurrency::AThenB);
   }
   if (G->Nodes[NB].Source >= 0) {
-    auto It = AtA.find(G->Nodes[NB].Source);
-    if (It != AtA.end())
-      for (const Tag *Tg : It->second)
-        Add(Tg, nullptr, Concurrency::BThenA);
+    F.tagsOf(NA, G->Nodes[NB].Source, TagsA);
+    for (const Tag *Tg : TagsA)
+      Add(Tg, nullptr, Concurrency::BThenA);
   }
   // Two sides of one branch that splits threads. The other sides of A's
   // branch are looked up in B's tags (the scan of every pair of tags was
@@ -674,27 +781,32 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   if (SourcesOfBranch.empty() && !G->SourceBranch.empty()) {
     SourcesOfBranch.resize(G->Nodes.size());
     for (unsigned S = 0; S < G->SourceBranch.size(); ++S)
-      if (G->SourceBranch[S] >= 0)
+      if (G->SourceBranch[S] >= 0) {
         SourcesOfBranch[G->SourceBranch[S]].push_back(S);
+        BranchSources.set(S);
+      }
   }
   // Outside every loop, all the pairs found here give one answer
   // (Unordered, no loop relation): stop at the first.
   bool OneAnswer = All.empty();
   bool Found = false;
-  for (const auto &KA : AtA) {
+  // The branch sources at A, in source order.
+  Flow::Bits BranchAtA = F.Plain[NA];
+  BranchAtA &= BranchSources;
+  for (const auto &KV : F.crossed(NA))
+    if (G->SourceBranch[KV.first] >= 0)
+      BranchAtA.set(KV.first);
+  for (unsigned SA : BranchAtA) {
     if (OneAnswer && Found)
       break;
-    int XA = G->SourceBranch[KA.first];
-    if (XA < 0)
-      continue;
+    int XA = G->SourceBranch[SA];
+    F.tagsOf(NA, SA, TagsA);
     for (unsigned SB : SourcesOfBranch[XA]) {
-      if (G->SourceSide[SB] == G->SourceSide[KA.first])
+      if (G->SourceSide[SB] == G->SourceSide[SA])
         continue;
-      auto KB = AtB.find(SB);
-      if (KB == AtB.end())
-        continue;
-      for (const Tag *TA : KA.second)
-        for (const Tag *TB : KB->second) {
+      F.tagsOf(NB, SB, TagsB);
+      for (const Tag *TA : TagsA)
+        for (const Tag *TB : TagsB) {
           Add(TA, TB, Concurrency::Unordered);
           Found = true;
         }

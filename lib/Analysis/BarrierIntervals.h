@@ -25,6 +25,12 @@
 // active thread) never splits threads, so `for (i = 0; i < n; ++i)` does not
 // make the code after the loop concurrent with the next iteration's body.
 //
+// A tag that crossed no loop edge is only its source; those are kept as
+// sparse bit vectors per node, so that a long barrier-free run, where every
+// source reaches every later node, costs bits rather than objects. Block
+// barriers cut the graph into barrier-free regions (region()); sites of two
+// regions are never concurrent, which lets a caller pair sites per region.
+//
 // Barriers: block barriers always stop tags. __syncwarp() only orders lanes
 // of one warp that its mask names, so concurrency can be asked for with a
 // set of warp barriers that also count (those covering a given lane pair).
@@ -37,6 +43,7 @@
 #include "KernelTrace.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/SparseBitVector.h"
 
 #include <map>
 #include <memory>
@@ -97,6 +104,11 @@ public:
   }
   /// Whether the site was found in the CFG (only those are ever concurrent).
   bool placed(unsigned Site) const { return Sites[Site].Node >= 0; }
+  /// The barrier-free region of a placed site: the part of the kernel's
+  /// graph around it that block barriers cut out. Sites of two regions are
+  /// never concurrent (concurrency() is empty for them), so callers can
+  /// pair sites within regions only.
+  unsigned region(unsigned Site) const { return Sites[Site].Region; }
   /// The loops around the site, parallel to SharedAccess::Loops; -1 for a
   /// loop with no back edge in the CFG (it never iterates).
   const std::vector<int> &siteLoops(unsigned Site) const {
@@ -137,6 +149,7 @@ private:
   struct SiteInfo {
     std::vector<unsigned> Instances;
     int Node = -1;
+    unsigned Region = 0;
     std::vector<int> Loops;
   };
   struct BarrierSiteInfo {
@@ -162,6 +175,8 @@ private:
   Flow *NoWarpFlow = nullptr;
   /// Per branch node: the flow sources of its sides (built on first use).
   std::vector<std::vector<unsigned>> SourcesOfBranch;
+  /// The sources started on branch edges (built with SourcesOfBranch).
+  llvm::SparseBitVector<> BranchSources;
   /// concurrency() with no warp barrier counting, by (node of A, node of B,
   /// loops of A, loops of B): the answer depends on nothing else, and the
   /// sites of one node (every access of a straight run of code) share it.

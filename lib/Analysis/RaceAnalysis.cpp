@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <climits>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -141,9 +142,9 @@ struct Witness {
 class RaceFinder {
 public:
   RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
-             RaceHandler &H)
-      : Ctx(Ctx), T(T), Opts(Opts), H(H), BI(Ctx, T), G(T.Geometry),
-        N(G.threads()), WS(G.warpSize()) {}
+             RaceHandler &H, RaceSearch &Search)
+      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), BI(Ctx, T),
+        G(T.Geometry), N(G.threads()), WS(G.warpSize()) {}
 
   void run();
 
@@ -152,6 +153,7 @@ private:
   const KernelTrace &T;
   const AnalysisOptions &Opts;
   RaceHandler &H;
+  RaceSearch &Search;
   BarrierIntervals BI;
   const ThreadGeometry &G;
   unsigned N, WS;
@@ -170,9 +172,59 @@ private:
   struct Pending {
     RaceReport R;
     unsigned Rank; // 0: race, 1: benign, 2: possible.
-    unsigned Order = 0;
   };
-  std::vector<Pending> Reports;
+
+  /// Per site: its instances evaluated with no symbolic iteration pinned.
+  std::vector<unsigned> PlainEvals;
+  /// Per site: the statement its accesses are part of (findings are
+  /// grouped by statement).
+  std::vector<const Stmt *> SiteStatement;
+
+  // The grouping of reports into findings (see run()) ----------------------
+
+  /// Statements already part of a finding, groups already reported.
+  std::set<const Stmt *> Named;
+  std::set<const void *> Groups;
+  /// Per group: some report in it has threads of two warps.
+  std::map<const void *, bool> GroupCrossWarp;
+  struct Finding {
+    RaceReport R;
+    const void *Group;
+  };
+  std::vector<Finding> Findings;
+
+  const void *groupOf(const RaceReport &R) const {
+    if (R.CarriedBy)
+      return R.CarriedBy;
+    return T.Accesses[R.Earlier.Access].E;
+  }
+  bool counts(const RaceReport &R) const {
+    return R.K != RaceReport::Benign || Opts.ReportBenign;
+  }
+  /// One report, in the order findings are chosen: a new finding unless it
+  /// joins one already made.
+  void consider(const RaceReport &R) {
+    if (!counts(R))
+      return;
+    const Stmt *Later = SiteStatement[BI.siteOf(R.Later.Access)];
+    const Stmt *Earlier = SiteStatement[BI.siteOf(R.Earlier.Access)];
+    const void *Group = groupOf(R);
+    bool Linked = Named.count(Later) || Named.count(Earlier);
+    if (Named.count(Later) || (Named.count(Earlier) && !R.CarriedBy) ||
+        Groups.count(Group)) {
+      // Part of a finding already made: its statements join it, so the
+      // next link of a chain is not reported either.
+      if (Linked || Groups.count(Group)) {
+        Named.insert(Later);
+        Named.insert(Earlier);
+      }
+      return;
+    }
+    Groups.insert(Group);
+    Named.insert(Later);
+    Named.insert(Earlier);
+    Findings.push_back({R, Group});
+  }
 
   // Facts -----------------------------------------------------------------
 
@@ -337,6 +389,8 @@ private:
     if (It != Evals.end())
       return It->second;
     Eval &E = Evals[Key];
+    if (Asg.empty())
+      ++PlainEvals[BI.siteOf(Instance)];
     const SharedAccess *A = &T.Accesses[Instance];
     const SymbolTable *ST = &T.Symbols;
     const SiteFacts &F = Facts[BI.siteOf(Instance)];
@@ -735,10 +789,10 @@ private:
     return A.Base == B.Base;
   }
 
-  void analysePair(unsigned SA, unsigned SB) {
+  std::optional<Pending> analysePair(unsigned SA, unsigned SB) {
     std::vector<Concurrency> Alts = BI.concurrency(SA, SB);
     if (Alts.empty())
-      return;
+      return std::nullopt;
     PairScan PS;
     std::set<std::tuple<unsigned, unsigned, Assignment, Assignment>> Done;
     std::vector<SideIters> UB;
@@ -794,32 +848,35 @@ private:
       RaceReport R = makeReport(SA, SB, W);
       R.K = RaceReport::Race;
       R.CrossWarp = PS.CrossRace.Found;
-      Reports.push_back({std::move(R), 0});
-    } else if (PS.Benign.Found) {
+      return Pending{std::move(R), 0};
+    }
+    if (PS.Benign.Found) {
       RaceReport R = makeReport(SA, SB, PS.Benign);
       R.K = RaceReport::Benign;
       R.CrossWarp = PS.Benign.TA / WS != PS.Benign.TB / WS;
-      Reports.push_back({std::move(R), 1});
-    } else if (PS.Possible) {
-      reportPossible(SA, SB, PS);
+      return Pending{std::move(R), 1};
     }
+    if (PS.Possible)
+      return reportPossible(SA, SB, PS);
+    return std::nullopt;
   }
 
-  void reportPossible(unsigned SA, unsigned SB, const PairScan &PS) {
+  std::optional<Pending> reportPossible(unsigned SA, unsigned SB,
+                                        const PairScan &PS) {
     const SharedAccess &A = T.Accesses[PS.PossibleA];
     const SharedAccess &B = T.Accesses[PS.PossibleB];
     bool RMW = SA != SB && A.E == B.E && A.CallStack == B.CallStack;
     // One store at a data-dependent address, paired with itself, races only
     // if two threads pick one element: not claimed (a permutation is fine).
     if (SA == SB)
-      return;
+      return std::nullopt;
     // Some thread must be able to meet another.
     auto Count = [&](const SharedAccess &X) {
       return unsigned(std::count(X.Active.begin(), X.Active.end(), 1));
     };
     unsigned CA = Count(A), CB = Count(B);
     if (CA + CB < 2 || (CA == 1 && CB == 1 && A.Active == B.Active))
-      return;
+      return std::nullopt;
     RaceReport R;
     R.K = RaceReport::PossibleRace;
     R.Reason = PS.PossibleReason;
@@ -830,7 +887,7 @@ private:
     // For a read-modify-write, warn at the store.
     if (RMW && T.Accesses[R.Later.Access].Kind != AccessKind::Store)
       std::swap(R.Later, R.Earlier);
-    Reports.push_back({std::move(R), 2});
+    return Pending{std::move(R), 2};
   }
 
   /// Which side of a witness is later, and across which loop iteration.
@@ -901,13 +958,14 @@ void RaceFinder::run() {
   if (!BI.valid() || !T.Kernel)
     return;
   computeFacts();
-  for (unsigned SA = 0; SA < BI.numSites(); ++SA)
-    for (unsigned SB = SA; SB < BI.numSites(); ++SB) {
-      if (Probes > MaxProbesPerKernel)
-        break;
-      if (mayAlias(SA, SB))
-        analysePair(SA, SB);
-    }
+  unsigned NS = BI.numSites();
+  PlainEvals.assign(NS, 0);
+  SiteStatement.resize(NS);
+  std::map<const Stmt *, std::vector<unsigned>> SitesOfStatement;
+  for (unsigned S = 0; S < NS; ++S) {
+    SiteStatement[S] = statementOf(T.Accesses[BI.instances(S)[0]]);
+    SitesOfStatement[SiteStatement[S]].push_back(S);
+  }
 
   // One finding per missing barrier, not per pair: the pairs a single
   // barrier fixes are grouped. Races across iterations of one loop all want
@@ -918,53 +976,176 @@ void RaceFinder::run() {
   // what is wrong with all of them. Within a group the most certain report
   // (race, then benign, then possible) in program order is shown, with the
   // block barrier as the fix if any member needs one.
-  for (unsigned I = 0; I < Reports.size(); ++I)
-    Reports[I].Order = I;
-  std::sort(Reports.begin(), Reports.end(),
-            [](const Pending &X, const Pending &Y) {
-              return std::tie(X.Rank, X.Order) < std::tie(Y.Rank, Y.Order);
-            });
-  auto GroupOf = [&](const RaceReport &R) -> const void * {
-    if (R.CarriedBy)
-      return R.CarriedBy;
-    return T.Accesses[R.Earlier.Access].E;
-  };
-  std::map<const void *, bool> GroupCrossWarp;
-  for (const Pending &P : Reports)
-    if (P.R.K != RaceReport::Benign || Opts.ReportBenign)
-      GroupCrossWarp[GroupOf(P.R)] |= P.R.CrossWarp;
-  std::set<const void *> Groups;
-  std::set<const Stmt *> Named;
-  for (const Pending &P : Reports) {
-    if (P.R.K == RaceReport::Benign && !Opts.ReportBenign)
-      continue;
-    const Stmt *Later = statementOf(T.Accesses[P.R.Later.Access]);
-    const Stmt *Earlier = statementOf(T.Accesses[P.R.Earlier.Access]);
-    bool Linked = Named.count(Later) || Named.count(Earlier);
-    if (Named.count(Later) || (Named.count(Earlier) && !P.R.CarriedBy) ||
-        Groups.count(GroupOf(P.R))) {
-      // Part of a finding already made: its statements join it, so the
-      // next link of a chain is not reported either.
-      if (Linked || Groups.count(GroupOf(P.R))) {
-        Named.insert(Later);
-        Named.insert(Earlier);
-      }
-      continue;
+  //
+  // Races are considered as the pairs are analysed (pairs in order, so the
+  // order of reports is the order of findings); benign and possible races
+  // come after every race, so they wait until the end. That makes the
+  // search for pairs prunable: once both statements of a pair are named
+  // (and every instance of both sites has been evaluated, so the pair
+  // would change no state either), its report, whatever it is, joins a
+  // finding without changing anything. A site in that state is "closed",
+  // and a closed site is only paired with open ones. Without this a kernel
+  // with no barrier, where every access meets every other, cost O(sites^2)
+  // pair analyses for the few findings it gets.
+  constexpr uint64_t Never = UINT64_MAX;
+  std::vector<uint64_t> ClosedAt(NS, Never); // The pair during which.
+  auto Closed = [&](unsigned S) { return ClosedAt[S] != Never; };
+
+  // Sites that may meet: one barrier-free region, one shared variable (the
+  // dynamic shared arrays share one), at least one a store. A site is
+  // paired with the later sites of its bucket, a load with its stores
+  // only; a closed site with open ones only.
+  struct Partners {
+    std::vector<unsigned> Sites; // In site order.
+    // NextOpen[P]: a position at or after P whose site may be open
+    // (path-halved; Sites.size() is the end).
+    std::vector<unsigned> NextOpen;
+    unsigned findOpen(unsigned P) {
+      while (NextOpen[P] != P)
+        P = NextOpen[P] = NextOpen[NextOpen[P]];
+      return P;
     }
-    Groups.insert(GroupOf(P.R));
-    Named.insert(Later);
-    Named.insert(Earlier);
-    RaceReport R = P.R;
-    R.CrossWarp = GroupCrossWarp[GroupOf(R)];
-    H.handleRace(R);
+  };
+  struct Bucket {
+    Partners All, Stores;
+  };
+  std::map<std::tuple<unsigned, bool, const ValueDecl *>, unsigned> BucketOf;
+  std::vector<Bucket> Buckets;
+  std::vector<int> SiteBucket(NS, -1);
+  std::vector<unsigned> PosAll(NS), PosStore(NS);
+  for (unsigned S = 0; S < NS; ++S) {
+    if (!BI.placed(S))
+      continue;
+    const SiteFacts &F = Facts[S];
+    auto [It, New] = BucketOf.try_emplace(
+        {BI.region(S), F.Dynamic, F.Dynamic ? nullptr : F.Base},
+        Buckets.size());
+    if (New)
+      Buckets.emplace_back();
+    SiteBucket[S] = int(It->second);
+    Bucket &B = Buckets[It->second];
+    PosAll[S] = B.All.Sites.size();
+    B.All.Sites.push_back(S);
+    if (F.Kind == AccessKind::Store) {
+      PosStore[S] = B.Stores.Sites.size();
+      B.Stores.Sites.push_back(S);
+    }
+  }
+  for (Bucket &B : Buckets)
+    for (Partners *P : {&B.All, &B.Stores}) {
+      P->NextOpen.resize(P->Sites.size() + 1);
+      std::iota(P->NextOpen.begin(), P->NextOpen.end(), 0u);
+    }
+  auto TryClose = [&](unsigned S, uint64_t Key) {
+    if (Search.Exhaustive || Closed(S) || !Named.count(SiteStatement[S]) ||
+        !Facts[S].DepLoops.empty() || PlainEvals[S] != BI.instances(S).size())
+      return;
+    ClosedAt[S] = Key;
+    Bucket &B = Buckets[SiteBucket[S]];
+    B.All.NextOpen[PosAll[S]] = PosAll[S] + 1;
+    if (Facts[S].Kind == AccessKind::Store)
+      B.Stores.NextOpen[PosStore[S]] = PosStore[S] + 1;
+  };
+  std::set<const Stmt *> NamedSeen;
+  auto AfterPair = [&](unsigned SA, unsigned SB, uint64_t Key) {
+    for (unsigned S : {SA, SB}) {
+      // A statement newly named closes the sites it holds.
+      if (Named.count(SiteStatement[S]) &&
+          NamedSeen.insert(SiteStatement[S]).second)
+        for (unsigned X : SitesOfStatement[SiteStatement[S]])
+          if (SiteBucket[X] >= 0)
+            TryClose(X, Key);
+      TryClose(S, Key);
+    }
+  };
+
+  std::vector<Pending> Deferred; // Benign and possible races.
+  auto Take = [&](std::optional<Pending> P) {
+    if (!P)
+      return;
+    if (counts(P->R))
+      GroupCrossWarp[groupOf(P->R)] |= P->R.CrossWarp;
+    if (P->Rank == 0)
+      consider(P->R);
+    else
+      Deferred.push_back(std::move(*P));
+  };
+  uint64_t CutAt = Never; // The first pair not analysed for lack of probes.
+  for (unsigned SA = 0; SA < NS && CutAt == Never; ++SA) {
+    if (SiteBucket[SA] < 0)
+      continue;
+    Bucket &B = Buckets[SiteBucket[SA]];
+    bool Store = Facts[SA].Kind == AccessKind::Store;
+    Partners &P = Store ? B.All : B.Stores;
+    unsigned Start =
+        Store ? PosAll[SA]
+              : unsigned(std::lower_bound(P.Sites.begin(), P.Sites.end(), SA) -
+                         P.Sites.begin());
+    for (unsigned Pos = Start; Pos < P.Sites.size();
+         Pos = Closed(SA) ? P.findOpen(Pos + 1) : Pos + 1) {
+      unsigned SB = P.Sites[Pos];
+      uint64_t Key = uint64_t(SA) * NS + SB;
+      if (Probes > MaxProbesPerKernel) {
+        CutAt = Key;
+        break;
+      }
+      if ((Closed(SA) && Closed(SB)) || !mayAlias(SA, SB))
+        continue;
+      ++Search.PairsAnalysed;
+      Take(analysePair(SA, SB));
+      AfterPair(SA, SB, Key);
+    }
+  }
+  for (unsigned Rank : {1u, 2u})
+    for (const Pending &P : Deferred)
+      if (P.Rank == Rank)
+        consider(P.R);
+
+  // A finding names the block barrier when any report of its group needs
+  // one. Reports of skipped pairs are missing from that: for a group still
+  // within one warp, analyse the skipped pairs that can fall in it (a site
+  // of the group's expression or loop against every other site).
+  auto Skipped = [&](unsigned SA, unsigned SB) {
+    uint64_t Key = uint64_t(SA) * NS + SB;
+    return Key < CutAt && Key > ClosedAt[SA] && Key > ClosedAt[SB] &&
+           Closed(SA) && Closed(SB) && SiteBucket[SA] == SiteBucket[SB] &&
+           mayAlias(SA, SB);
+  };
+  for (const Finding &F : Findings) {
+    if (GroupCrossWarp[F.Group])
+      continue;
+    std::vector<unsigned> Touching;
+    for (unsigned S = 0; S < NS; ++S) {
+      const SharedAccess &A = T.Accesses[BI.instances(S)[0]];
+      if (static_cast<const void *>(A.E) == F.Group ||
+          llvm::is_contained(A.Loops, F.Group))
+        Touching.push_back(S);
+    }
+    for (unsigned S : Touching)
+      for (unsigned X = 0; X < NS && !GroupCrossWarp[F.Group]; ++X) {
+        unsigned SA = std::min(S, X), SB = std::max(S, X);
+        if (!Skipped(SA, SB))
+          continue;
+        ++Search.PairsAnalysed;
+        std::optional<Pending> P = analysePair(SA, SB);
+        if (P && counts(P->R) && groupOf(P->R) == F.Group)
+          GroupCrossWarp[F.Group] |= P->R.CrossWarp;
+      }
+  }
+
+  for (Finding &F : Findings) {
+    F.R.CrossWarp = GroupCrossWarp[F.Group];
+    H.handleRace(F.R);
   }
 }
 
 } // namespace
 
 void findRaces(ASTContext &Ctx, const KernelTrace &T,
-               const AnalysisOptions &Opts, RaceHandler &Handler) {
-  RaceFinder(Ctx, T, Opts, Handler).run();
+               const AnalysisOptions &Opts, RaceHandler &Handler,
+               RaceSearch *Search) {
+  RaceSearch Default;
+  RaceFinder(Ctx, T, Opts, Handler, Search ? *Search : Default).run();
 }
 
 } // namespace shmem

@@ -16,6 +16,12 @@
 // Data-dependent addresses (`hist[in[i]] += 1`) can't be enumerated; such a
 // pair is reported as a possible race with the reason.
 //
+// Only sites of one barrier-free region and one shared variable, one of
+// them a store, are paired; and a pair whose two statements are already
+// part of a finding is skipped (its report could only join that finding),
+// which keeps a barrier-free kernel, where every access meets every other,
+// from costing O(accesses^2) pair analyses.
+//
 // The analysis reports through RaceHandler; the shmem-race check turns the
 // reports into findings.
 //
@@ -69,10 +75,21 @@ public:
   virtual void handleRace(const RaceReport &R) = 0;
 };
 
+/// How the pairs of sites were searched (for tests and benchmarks).
+struct RaceSearch {
+  /// Analyse every pair of sites that may alias in one barrier-free
+  /// region, even those whose report can no longer change the findings
+  /// (the pruned search must give the same findings).
+  bool Exhaustive = false;
+  /// Out: pair analyses done.
+  unsigned long long PairsAnalysed = 0;
+};
+
 /// Find the races of one kernel trace (one block shape). \p Ctx and
 /// \p Opts are needed to re-walk the kernel with loop iterations pinned.
 void findRaces(clang::ASTContext &Ctx, const KernelTrace &T,
-               const AnalysisOptions &Opts, RaceHandler &Handler);
+               const AnalysisOptions &Opts, RaceHandler &Handler,
+               RaceSearch *Search = nullptr);
 
 } // namespace shmem
 

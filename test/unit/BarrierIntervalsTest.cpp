@@ -174,4 +174,70 @@ TEST(BarrierIntervalsTest, UniformBranchDoesNotSplitThreads) {
   EXPECT_TRUE(A.BI->concurrency(Store, Load).empty());
 }
 
+TEST(BarrierIntervalsTest, BlockBarriersCutRegions) {
+  Analysed A = analyse(R"(__global__ void k(float *out) {
+  __shared__ float s[64];
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  __syncthreads();
+  float v = s[63 - __nvvm_read_ptx_sreg_tid_x()];
+  s[__nvvm_read_ptx_sreg_tid_x()] = v;
+  __syncthreads();
+  out[0] = s[0];
+})",
+                       64);
+  unsigned Store1 = A.site(3, AccessKind::Store);
+  unsigned Load1 = A.site(5, AccessKind::Load);
+  unsigned Store2 = A.site(6, AccessKind::Store);
+  unsigned Load2 = A.site(8, AccessKind::Load);
+  EXPECT_NE(A.BI->region(Store1), A.BI->region(Load1));
+  EXPECT_EQ(A.BI->region(Load1), A.BI->region(Store2));
+  EXPECT_NE(A.BI->region(Store2), A.BI->region(Load2));
+  EXPECT_NE(A.BI->region(Store1), A.BI->region(Load2));
+  EXPECT_FALSE(A.BI->concurrency(Load1, Store2).empty());
+}
+
+TEST(BarrierIntervalsTest, LoopWithoutTrailingBarrierIsOneRegion) {
+  // The back edge joins the code after the barrier to the next iteration's
+  // store; with a trailing barrier they are apart.
+  Analysed Open = analyse(withTrailing(""), 64);
+  EXPECT_EQ(Open.BI->region(Open.site(4, AccessKind::Store)),
+            Open.BI->region(Open.site(6, AccessKind::Load)));
+  Analysed Closed = analyse(withTrailing("__syncthreads();"), 64);
+  EXPECT_NE(Closed.BI->region(Closed.site(4, AccessKind::Store)),
+            Closed.BI->region(Closed.site(6, AccessKind::Load)));
+}
+
+TEST(BarrierIntervalsTest, SitesOfTwoRegionsAreNeverConcurrent) {
+  // Every pair of sites of a kernel with branches, a loop, block and warp
+  // barriers: another region means no concurrency.
+  Analysed A = analyse(R"(__device__ void __syncwarp(unsigned m = ~0u);
+__global__ void k(float *out, int n) {
+  __shared__ float s[64];
+  unsigned t = __nvvm_read_ptx_sreg_tid_x();
+  s[t] = 1.0f;
+  if (t < 16)
+    s[t ^ 1] = 2.0f;
+  __syncwarp();
+  float v = s[(t + 1) & 63];
+  for (int i = 0; i < n; ++i) {
+    s[t] = v;
+    __syncthreads();
+    v += s[(t + i) & 63];
+  }
+  __syncthreads();
+  out[t] = s[t] + v;
+})",
+                       64);
+  unsigned Apart = 0;
+  for (unsigned X = 0; X < A.BI->numSites(); ++X)
+    for (unsigned Y = 0; Y < A.BI->numSites(); ++Y) {
+      if (!A.BI->placed(X) || !A.BI->placed(Y) ||
+          A.BI->region(X) == A.BI->region(Y))
+        continue;
+      ++Apart;
+      EXPECT_TRUE(A.BI->concurrency(X, Y).empty()) << X << " " << Y;
+    }
+  EXPECT_GT(Apart, 0u);
+}
+
 } // namespace
