@@ -112,6 +112,13 @@ using Origins = std::vector<OriginId>; // Sorted, unique.
 void addOrigins(Origins &To, const Origins &From) {
   if (From.empty())
     return;
+  // An accumulator (`acc += s[i]`) gains one new load at a time, numbered
+  // after everything it already carries: append instead of merging the
+  // whole list again, which made a long accumulation quadratic.
+  if (To.empty() || From.front() > To.back()) {
+    To.insert(To.end(), From.begin(), From.end());
+    return;
+  }
   Origins Out;
   std::set_union(To.begin(), To.end(), From.begin(), From.end(),
                  std::back_inserter(Out));

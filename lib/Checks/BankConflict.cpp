@@ -21,10 +21,12 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 using namespace clang;
 
@@ -81,6 +83,13 @@ std::string laneList(const std::vector<unsigned> &Lanes) {
   return OS.str();
 }
 
+/// Hash of a warp's address signature (worstWarp).
+struct SignatureHash {
+  size_t operator()(const std::vector<int64_t> &V) const {
+    return llvm::hash_combine_range(V.begin(), V.end());
+  }
+};
+
 class BankConflictChecker {
 public:
   BankConflictChecker(const KernelContext &K, FindingSink &Sink)
@@ -95,10 +104,12 @@ public:
     std::map<const Expr *, std::set<AccessKind>> Kinds;
     std::vector<const Expr *> Order;
     std::map<const Expr *, WarpVerdict> Enumerated = enumerateUniforms();
+    Degrees.assign(K.Trace.Accesses.size(), 0);
     for (const SharedAccess &A : K.Trace.Accesses) {
       if (A.Kind == AccessKind::Atomic)
         continue;
       WarpVerdict V = worstWarp(A, K.Trace);
+      Degrees[&A - K.Trace.Accesses.data()] = V.Valid ? V.Result.degree() : 1;
       if (!V.Valid) {
         auto EI = Enumerated.find(A.E);
         if (EI == Enumerated.end())
@@ -129,6 +140,9 @@ private:
   const KernelContext &K;
   FindingSink &Sink;
   BankModel Model;
+  /// worstWarp's degree of each access of K.Trace (1 when it makes no
+  /// claim), for the padding what-if's comparison.
+  std::vector<unsigned> Degrees;
   /// The lane->bank pictures findings carry (as written and what-ifs).
   BankWhatIf WhatIf{K};
 
@@ -149,7 +163,7 @@ private:
     // same wavefronts and degrees. Only the first is evaluated (a later one
     // never replaces it as the worst: that takes strictly more wavefronts).
     const int64_t Unit = std::max<int64_t>(4, A.Width);
-    std::set<std::vector<int64_t>> Seen;
+    std::unordered_set<std::vector<int64_t>, SignatureHash> Seen;
     std::vector<int64_t> Sig;
     for (unsigned W = 0; W < G.warps(); ++W) {
       unsigned B = G.warpBegin(W), E = G.warpEnd(W);
@@ -470,9 +484,15 @@ private:
     std::map<std::pair<const Expr *, AccessKind>, unsigned> D;
     for (const SharedAccess &A : T.Accesses)
       if (A.Address.Base == V && A.Kind != AccessKind::Atomic) {
-        WarpVerdict W = worstWarp(A, T);
+        unsigned Degree;
+        if (&T == &K.Trace) {
+          Degree = Degrees[&A - T.Accesses.data()];
+        } else {
+          WarpVerdict W = worstWarp(A, T);
+          Degree = W.Valid ? W.Result.degree() : 1u;
+        }
         unsigned &Cur = D[{A.E, A.Kind}];
-        Cur = std::max(Cur, W.Valid ? W.Result.degree() : 1u);
+        Cur = std::max(Cur, Degree);
       }
     return D;
   }
