@@ -640,6 +640,10 @@ public:
   void run();
 
 private:
+  /// Every block once more from its converged entry state, recording the
+  /// values clients query.
+  void finalPass();
+
   /// The state at a program point: a value per tracked local variable.
   struct State {
     bool Reached = false;
@@ -776,17 +780,50 @@ private:
     if (!V.PerThread)
       return V;
     T = T.getCanonicalType();
-    if (T->isBooleanType())
+    if (T->isBooleanType()) {
+      if (allIn(*V.PerThread, 0, 1))
+        return withSameValues(std::move(V));
       return withPerThread(
           V, LaneValue::apply(LaneValue::Op::NE, *V.PerThread,
                               *constantVector(0)));
+    }
     if (!T->isIntegralOrEnumerationType() || Ctx.getTypeSize(T) > 64) {
       V.PerThread = nullptr;
       return V;
     }
-    return withPerThread(V, V.PerThread->truncate(
-                                unsigned(Ctx.getTypeSize(T)),
-                                T->isSignedIntegerOrEnumerationType()));
+    unsigned Bits = unsigned(Ctx.getTypeSize(T));
+    bool Signed = T->isSignedIntegerOrEnumerationType();
+    // Most conversions change no value (an int index widened, a loop bound
+    // narrowed that fits): keep the vector rather than copy it.
+    if (Bits >= 64 ||
+        (Signed ? allIn(*V.PerThread, -(int64_t(1) << (Bits - 1)),
+                        (int64_t(1) << (Bits - 1)) - 1)
+                : allIn(*V.PerThread, 0, int64_t((uint64_t(1) << Bits) - 1))))
+      return withSameValues(std::move(V));
+    return withPerThread(V, V.PerThread->truncate(Bits, Signed));
+  }
+
+  /// Every thread's value of the concrete \p L is in [Lo, Hi].
+  static bool allIn(const LaneValue &L, int64_t Lo, int64_t Hi) {
+    if (!L.isConcrete())
+      return false;
+    for (int64_t C : L.constants())
+      if (C < Lo || C > Hi)
+        return false;
+    return true;
+  }
+
+  /// withPerThread(V, *V.PerThread), sharing the vector: what a conversion
+  /// that changes no value gives.
+  UniformityValue withSameValues(UniformityValue V) {
+    if (!G) {
+      V.PerThread = nullptr;
+      return V;
+    }
+    V.Level = UA.levelOf(*V.PerThread);
+    if (V.Level == Level::GridUniform)
+      V.Source = VarianceSource();
+    return V;
   }
 
   /// \p V with a new per-thread value (or none when \p L is not concrete);
@@ -1849,6 +1886,23 @@ private:
   }
 };
 
+void FunctionAnalyzer::finalPass() {
+  R.Values.clear();
+  R.Callees.clear();
+  R.Stored = UniformityValue();
+  for (const CFGBlock *B : Sk.RPO) {
+    Cur = entryState(B);
+    if (!Cur.Reached)
+      continue;
+    transfer(B);
+    int BI = Sk.BranchOfBlock[B->getBlockID()];
+    if (BI >= 0)
+      R.BranchValues[BI] =
+          UniformityValue::join(R.BranchValues[BI],
+                                branchCondition(Sk.Branches[BI]));
+  }
+}
+
 void FunctionAnalyzer::run() {
   unsigned N = Sk.Cfg->getNumBlockIDs();
   Out.assign(N, State());
@@ -1869,6 +1923,12 @@ void FunctionAnalyzer::run() {
   // Every step raises a variable's level, drops a per-thread value, or
   // raises a branch; the bound only guards against a bug.
   unsigned Budget = 64 * (N + 8) * (Sk.Branches.size() + 8);
+  // Whether some block was analysed twice; if not, the one pass went in
+  // reverse post-order from states that did not change afterwards, and it
+  // is the final pass below (kept with the condition each branch tested).
+  llvm::BitVector Visited(N);
+  bool Revisited = false;
+  std::vector<std::optional<UniformityValue>> Tested(Sk.Branches.size());
   while (!Work.empty() && Budget--) {
     const CFGBlock *B = Sk.RPO[*Work.begin()];
     Work.erase(Work.begin());
@@ -1876,10 +1936,13 @@ void FunctionAnalyzer::run() {
     Cur = entryState(B);
     if (!Cur.Reached)
       continue;
+    Revisited |= Visited.test(B->getBlockID());
+    Visited.set(B->getBlockID());
     transfer(B);
     int BI = Sk.BranchOfBlock[B->getBlockID()];
     if (BI >= 0) {
       UniformityValue C = branchCondition(Sk.Branches[BI]);
+      Tested[BI] = C;
       UniformityValue &Old = R.BranchValues[BI];
       if (C.Level > Old.Level) {
         Old = UniformityValue::join(Old, C);
@@ -1896,20 +1959,15 @@ void FunctionAnalyzer::run() {
   }
 
   // The final pass: every block once more from its converged entry state,
-  // recording what clients query.
-  R.Values.clear();
-  R.Callees.clear();
-  R.Stored = UniformityValue();
-  for (const CFGBlock *B : Sk.RPO) {
-    Cur = entryState(B);
-    if (!Cur.Reached)
-      continue;
-    transfer(B);
-    int BI = Sk.BranchOfBlock[B->getBlockID()];
-    if (BI >= 0)
-      R.BranchValues[BI] =
-          UniformityValue::join(R.BranchValues[BI],
-                                branchCondition(Sk.Branches[BI]));
+  // recording what clients query. Loop-free functions (most callees, many
+  // kernels) need none: their one pass saw the converged states already.
+  if (!Revisited && Work.empty()) {
+    for (unsigned BI = 0; BI < Tested.size(); ++BI)
+      if (Tested[BI])
+        R.BranchValues[BI] =
+            UniformityValue::join(R.BranchValues[BI], *Tested[BI]);
+  } else {
+    finalPass();
   }
   State ExitIn = Sk.reachable(&Sk.Cfg->getExit())
                      ? entryState(&Sk.Cfg->getExit())

@@ -30,7 +30,13 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <sstream>
@@ -42,24 +48,105 @@ namespace {
 
 using Key = std::vector<int64_t>;
 
-/// The affine form \p V has in thread \p T: equal keys are equal values for
-/// every value of the unknowns.
-Key formKey(const LaneValue &V, unsigned T) {
-  Key K{V.constants()[T]};
+/// The affine form \p V has in thread \p T, written into \p K: equal keys
+/// are equal values for every value of the unknowns.
+void formKey(const LaneValue &V, unsigned T, Key &K) {
+  K.clear();
+  K.push_back(V.constants()[T]);
   for (const auto &KV : V.coefficients())
     if (KV.second[T] != 0) {
       K.push_back(int64_t(KV.first));
       K.push_back(KV.second[T]);
     }
-  return K;
 }
 
-Key pointKey(const Key &Row, const Key &Col) {
-  Key K = Row;
-  K.push_back(INT64_MIN); // Separator: rows have variable length.
-  K.insert(K.end(), Col.begin(), Col.end());
-  return K;
-}
+/// Gives every distinct affine form (one thread's value of a LaneValue) a
+/// small number, and every (row, column) pair of forms one too. The check
+/// compares forms of every active thread of every instance of a tile's
+/// accesses: numbering them once makes each comparison an integer compare
+/// and each lookup a hash probe, with no allocation for forms already seen.
+class FormTable {
+public:
+  unsigned form(const LaneValue &V, unsigned T) {
+    // Most forms are plain numbers (no unknown, or none with a non-zero
+    // coefficient in this thread): those are looked up by value. The two
+    // values DenseMap reserves go the general way.
+    int64_t C = V.constants()[T];
+    bool Concrete = C != NumberInfo::getEmptyKey() &&
+                    C != NumberInfo::getTombstoneKey();
+    for (const auto &KV : V.coefficients())
+      Concrete &= KV.second[T] == 0;
+    if (Concrete)
+      return number(C);
+    formKey(V, T, Scratch);
+    auto It = Ids.find(llvm::ArrayRef<int64_t>(Scratch));
+    if (It != Ids.end())
+      return It->second;
+    // A deque never moves its elements, so the ArrayRef keys stay valid.
+    Keys.push_back(Scratch);
+    unsigned Id = unsigned(Keys.size() - 1);
+    Ids.try_emplace(llvm::ArrayRef<int64_t>(Keys.back()), Id);
+    return Id;
+  }
+  /// form(V, T) for every active thread T, by thread.
+  void forms(const LaneValue &V, const std::vector<char> &Active,
+             std::vector<unsigned> &Out) {
+    Out.assign(Active.size(), 0);
+    if (!V.coefficients().empty()) {
+      for (unsigned T = 0; T < Active.size(); ++T)
+        if (Active[T])
+          Out[T] = form(V, T);
+      return;
+    }
+    // A plain number per thread; neighbouring threads often agree (the row
+    // of a warp's lanes).
+    std::optional<int64_t> Last;
+    unsigned LastId = 0;
+    for (unsigned T = 0; T < Active.size(); ++T) {
+      if (!Active[T])
+        continue;
+      int64_t C = V.constants()[T];
+      if (!Last || C != *Last) {
+        Last = C;
+        LastId = form(V, T);
+      }
+      Out[T] = LastId;
+    }
+  }
+
+  /// The form itself, for ordering: ids are not ordered like keys.
+  const Key &key(unsigned Id) const { return Keys[Id]; }
+
+  /// A logical element: a (row, column) pair of forms.
+  unsigned point(unsigned Row, unsigned Col) {
+    return Points.try_emplace({Row, Col}, unsigned(Points.size()))
+        .first->second;
+  }
+  unsigned points() const { return unsigned(Points.size()); }
+
+private:
+  Key Scratch;
+  std::deque<Key> Keys;
+
+  unsigned number(int64_t C) {
+    auto [It, New] = Numbers.try_emplace(C, unsigned(Keys.size()));
+    if (New)
+      Keys.push_back(Key{C});
+    return It->second;
+  }
+
+  /// DenseMap's own hash of an integer (a multiply) keeps the low bits of
+  /// byte offsets, which are mostly multiples of the element size and the
+  /// row pitch: those all collide. Mix the bits.
+  struct NumberInfo : llvm::DenseMapInfo<int64_t> {
+    static unsigned getHashValue(int64_t V) {
+      return unsigned(llvm::hash_value(V));
+    }
+  };
+  llvm::DenseMap<int64_t, unsigned, NumberInfo> Numbers;
+  llvm::DenseMap<llvm::ArrayRef<int64_t>, unsigned> Ids;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> Points;
+};
 
 /// How one access expression's column splits, decided over all its
 /// instances.
@@ -109,26 +196,30 @@ private:
   const KernelContext &K;
   const KernelTrace &T;
   FindingSink &Sink;
+  FormTable Forms;
 
   /// Whether \p Of is a function of \p Row over the given instances and
   /// active threads, and takes at least two values.
   bool functionOfRow(const std::vector<unsigned> &Instances, bool UseA) {
-    std::map<Key, Key> Map;
-    std::set<Key> Values;
+    llvm::DenseMap<unsigned, unsigned> Map; // Row form -> operand form.
+    std::optional<unsigned> FirstValue;
+    bool Several = false;
     for (unsigned I : Instances) {
       const SharedAccess &A = T.Accesses[I];
       const LaneValue &Of = UseA ? A.Tile.ColA : A.Tile.ColB;
       for (unsigned Th = 0; Th < A.Active.size(); ++Th) {
         if (!A.Active[Th])
           continue;
-        Key R = formKey(A.Tile.Row, Th), V = formKey(Of, Th);
-        auto [It, New] = Map.emplace(R, V);
+        unsigned R = Forms.form(A.Tile.Row, Th), V = Forms.form(Of, Th);
+        auto [It, New] = Map.try_emplace(R, V);
         if (!New && It->second != V)
           return false;
-        Values.insert(V);
+        if (!FirstValue)
+          FirstValue = V;
+        Several |= V != *FirstValue;
       }
     }
-    return Values.size() >= 2;
+    return Several;
   }
 
   Indexing indexingOf(const std::vector<unsigned> &Instances) {
@@ -152,14 +243,22 @@ private:
         X.Swizzle = A ? 0 : 1;
     }
     if (!X.TwoD && X.Pitch > 0) {
-      std::set<Key> Cols;
-      for (unsigned I : Instances) {
-        const SharedAccess &Acc = T.Accesses[I];
-        for (unsigned Th = 0; Th < Acc.Active.size(); ++Th)
-          if (Acc.Active[Th])
-            Cols.insert(formKey(logicalCol(Acc, X), Th));
+      // Whether the logical column takes more than one form.
+      std::optional<unsigned> FirstCol;
+      bool Varies = false;
+      for (unsigned I = 0; I < Instances.size() && !Varies; ++I) {
+        const SharedAccess &Acc = T.Accesses[Instances[I]];
+        const LaneValue &Col = logicalCol(Acc, X);
+        for (unsigned Th = 0; Th < Acc.Active.size() && !Varies; ++Th) {
+          if (!Acc.Active[Th])
+            continue;
+          unsigned C = Forms.form(Col, Th);
+          if (!FirstCol)
+            FirstCol = C;
+          Varies = C != *FirstCol;
+        }
       }
-      if (Cols.size() <= 1) {
+      if (!Varies) {
         X.Linear = true;
         X.Pitch = 0;
         X.Swizzle = -1;
@@ -214,9 +313,10 @@ private:
   }
 
   struct Written {
-    Key Logical;
-    unsigned Store = 0; ///< Access index.
+    unsigned Logical = 0; ///< FormTable point.
+    unsigned Store = 0;   ///< Access index.
     unsigned Thread = 0;
+    const Indexing *StoreIndex = nullptr; ///< The store expression's.
   };
 
   struct Witness {
@@ -264,8 +364,15 @@ private:
     if (!AnyStore || !AnyLoad)
       return;
 
-    std::map<Key, Written> Holds;             // Physical -> last writer.
-    std::map<Key, std::set<Key>> PlacesOf;    // Logical -> physicals.
+    // Physical form -> last writer; logical element -> the physical forms
+    // it was stored at, ordered as their keys (the first in that order is
+    // the one a witness names).
+    llvm::DenseMap<unsigned, Written> Holds;
+    llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 2>> PlacesOf;
+    auto KeyLess = [&](unsigned A, unsigned B) {
+      return Forms.key(A) < Forms.key(B);
+    };
+    std::vector<unsigned> PhysOf, RowOf, ColOf; // By thread, per instance.
     std::map<const Expr *, LoadVerdict> Verdicts;
     std::vector<const Expr *> Order;
     for (unsigned I : Accesses) {
@@ -275,14 +382,20 @@ private:
         continue;
       const Indexing &X = XI->second;
       auto [RowV, ColV] = logicalElement(A, X);
+      Forms.forms(A.Address.Offset, A.Active, PhysOf);
+      Forms.forms(RowV, A.Active, RowOf);
+      Forms.forms(ColV, A.Active, ColOf);
       if (A.Kind == AccessKind::Store) {
         for (unsigned Th = 0; Th < A.Active.size(); ++Th) {
           if (!A.Active[Th])
             continue;
-          Key Phys = formKey(A.Address.Offset, Th);
-          Key Log = pointKey(formKey(RowV, Th), formKey(ColV, Th));
-          Holds[Phys] = Written{Log, I, Th};
-          PlacesOf[Log].insert(Phys);
+          unsigned Phys = PhysOf[Th];
+          unsigned Log = Forms.point(RowOf[Th], ColOf[Th]);
+          Holds[Phys] = Written{Log, I, Th, &X};
+          auto &Places = PlacesOf[Log];
+          auto At = std::lower_bound(Places.begin(), Places.end(), Phys, KeyLess);
+          if (At == Places.end() || *At != Phys)
+            Places.insert(At, Phys);
         }
         continue;
       }
@@ -292,19 +405,19 @@ private:
       for (unsigned Th = 0; Th < A.Active.size(); ++Th) {
         if (!A.Active[Th])
           continue;
-        Key Phys = formKey(A.Address.Offset, Th);
-        Key Log = pointKey(formKey(RowV, Th), formKey(ColV, Th));
+        unsigned Phys = PhysOf[Th];
+        unsigned Log = Forms.point(RowOf[Th], ColOf[Th]);
         auto P = PlacesOf.find(Log);
         if (P == PlacesOf.end())
           continue;
         // Where that element is now: addresses whose last writer stored it.
         const Written *Put = nullptr;
         bool Here = false;
-        for (const Key &W : P->second) {
+        for (unsigned W : P->second) {
           auto H = Holds.find(W);
           if (H == Holds.end() || H->second.Logical != Log)
             continue;
-          if (!comparable(Index[T.Accesses[H->second.Store].E], X))
+          if (!comparable(*H->second.StoreIndex, X))
             continue;
           if (W == Phys)
             Here = true;

@@ -53,23 +53,51 @@ struct WarpInfo {
   std::vector<unsigned> All;
 };
 
-/// The symbolic part of \p Off in thread \p T under \p B.
-int64_t symbolicPart(const LaneValue &Off, unsigned T, const SymbolBinding &B) {
-  return Off.evaluate(T, B) - Off.constants()[T];
-}
+/// An affine offset under one binding of its unknowns: LaneValue::evaluate
+/// with the bound coefficient vectors looked up once per binding rather
+/// than once per lane (analyzeTransfer evaluates every lane of every warp
+/// for each of up to MaxAssignments bindings).
+class BoundOffset {
+public:
+  explicit BoundOffset(const LaneValue &Off) : Off(Off) {}
+
+  void bind(const SymbolBinding &B) {
+    Terms.clear();
+    for (const auto &KV : Off.coefficients()) {
+      auto It = B.find(KV.first);
+      if (It != B.end())
+        Terms.push_back({&KV.second, It->second});
+    }
+  }
+
+  /// Off.evaluate(T, B), with the same wrapping arithmetic.
+  int64_t at(unsigned T) const {
+    uint64_t V = uint64_t(Off.constants()[T]);
+    for (const auto &[Coeffs, Value] : Terms)
+      V += uint64_t((*Coeffs)[T]) * uint64_t(Value);
+    return int64_t(V);
+  }
+
+  /// The symbolic part in thread \p T.
+  int64_t symbolicPart(unsigned T) const {
+    return at(T) - Off.constants()[T];
+  }
+
+private:
+  const LaneValue &Off;
+  std::vector<std::pair<const std::vector<int64_t> *, int64_t>> Terms;
+};
 
 /// Lane addresses of one warp: concrete parts as they are (so their
 /// alignment counts), symbolic parts relative to the first active lane (the
 /// warp-uniform part of an unknown offset is taken as sector-aligned).
-std::vector<std::optional<int64_t>> warpAddresses(const LaneValue &Off,
-                                                  const WarpInfo &W,
-                                                  const SymbolBinding &B,
-                                                  bool AllLanes = false) {
-  std::vector<std::optional<int64_t>> Addr(W.End - W.Begin);
-  int64_t Shift = symbolicPart(Off, W.First, B);
+void warpAddresses(const BoundOffset &Off, const WarpInfo &W,
+                   std::vector<std::optional<int64_t>> &Addr,
+                   bool AllLanes = false) {
+  Addr.assign(W.End - W.Begin, std::nullopt);
+  int64_t Shift = Off.symbolicPart(W.First);
   for (unsigned L : AllLanes ? W.All : W.Active)
-    Addr[L - W.Begin] = Off.evaluate(L, B) - Shift;
-  return Addr;
+    Addr[L - W.Begin] = Off.at(L) - Shift;
 }
 
 bool isUncoalesced(const CoalescingResult &R) {
@@ -210,6 +238,9 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   // pattern and alignment) are evaluated once.
   std::vector<WarpInfo> Warps;
   std::set<std::vector<int64_t>> Signatures;
+  std::vector<const std::vector<int64_t> *> Coeffs;
+  for (const auto &KV : Off.coefficients())
+    Coeffs.push_back(&KV.second);
   for (unsigned W = 0; W < G.warps(); ++W) {
     WarpInfo WI;
     WI.Begin = G.warpBegin(W);
@@ -223,12 +254,13 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
       continue;
     WI.First = WI.Active[0];
     std::vector<int64_t> Sig;
+    Sig.reserve(1 + (WI.End - WI.Begin) * (2 + Coeffs.size()));
     Sig.push_back(((Off.constants()[WI.First] % 32) + 32) % 32);
     for (unsigned L = WI.Begin; L < WI.End; ++L) {
       Sig.push_back(A.Active[L]);
       Sig.push_back(Off.constants()[L] - Off.constants()[WI.First]);
-      for (const auto &KV : Off.coefficients())
-        Sig.push_back(KV.second[L] - KV.second[WI.First]);
+      for (const std::vector<int64_t> *C : Coeffs)
+        Sig.push_back((*C)[L] - (*C)[WI.First]);
     }
     if (Signatures.insert(Sig).second)
       Warps.push_back(std::move(WI));
@@ -291,7 +323,10 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   if (Combos > MaxAssignments)
     return V;
 
-  struct Outcome {
+  // Each assignment's verdict; the one shown is the worst (uncoalesced
+  // first, then the highest ratio), the first that gives it. Only that one
+  // keeps its addresses and sectors.
+  struct Shown {
     SymbolBinding Bind;
     bool Bad = false;
     CoalescingResult Worst;
@@ -299,61 +334,67 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     std::vector<std::optional<int64_t>> Addr;
     const WarpInfo *WI = nullptr;
   };
-  std::vector<Outcome> Outcomes;
-  Outcomes.reserve(Combos);
+  std::vector<char> BadAt(Combos);
+  Shown Best;
+  BoundOffset Bound(Off);
+  std::vector<std::optional<int64_t>> Addr, WorstAddr;
+  AccessOp Op =
+      A.Kind == AccessKind::Store ? AccessOp::Store : AccessOp::Load;
   for (uint64_t C = 0; C < Combos; ++C) {
-    Outcome O;
+    SymbolBinding Bind;
     uint64_t Rest = C;
     for (unsigned I = 0; I < Varying.size(); ++I) {
-      O.Bind[Varying[I]] = Values[I][Rest % Values[I].size()];
+      Bind[Varying[I]] = Values[I][Rest % Values[I].size()];
       Rest /= Values[I].size();
     }
-    bool Have = false;
+    Bound.bind(Bind);
+    bool Bad = false;
+    CoalescingResult Worst;
+    const WarpInfo *WorstWarp = nullptr;
     for (const WarpInfo &W : Warps) {
-      auto Addr = warpAddresses(Off, W, O.Bind);
-      CoalescingResult R = Model.analyze(Addr, A.Width,
-                                         A.Kind == AccessKind::Store
-                                             ? AccessOp::Store
-                                             : AccessOp::Load);
+      warpAddresses(Bound, W, Addr);
+      // Counts only: the sector list is the shown warp's, computed last.
+      CoalescingResult R = Model.count(Addr, A.Width);
       // A request thinned out by a branch whose other side serves the other
       // lanes (`if (odd) out[tid] = ...`) is not the layout's fault: the
       // pattern must be uncoalesced over the whole warp too.
-      if (isUncoalesced(R) && W.Active.size() != W.All.size())
-        O.Bad |= isUncoalesced(
-            Model.analyze(warpAddresses(Off, W, O.Bind, /*AllLanes=*/true),
-                          A.Width));
-      else
-        O.Bad |= isUncoalesced(R);
-      if (!Have || R.ratio() > O.Worst.ratio()) {
-        Have = true;
-        O.Worst = R;
-        O.Warp = W.Begin / G.warpSize();
-        O.Addr = std::move(Addr);
-        O.WI = &W;
+      if (isUncoalesced(R) && W.Active.size() != W.All.size()) {
+        std::vector<std::optional<int64_t>> Whole;
+        warpAddresses(Bound, W, Whole, /*AllLanes=*/true);
+        Bad |= isUncoalesced(Model.count(Whole, A.Width));
+      } else {
+        Bad |= isUncoalesced(R);
+      }
+      if (!WorstWarp || R.ratio() > Worst.ratio()) {
+        Worst = std::move(R);
+        WorstWarp = &W;
+        std::swap(WorstAddr, Addr);
       }
     }
-    Outcomes.push_back(std::move(O));
+    BadAt[C] = Bad;
+    if (C == 0 || (Bad && !Best.Bad) ||
+        (Bad == Best.Bad && Worst.ratio() > Best.Worst.ratio())) {
+      Best.Bind = std::move(Bind);
+      Best.Bad = Bad;
+      Best.Worst = std::move(Worst);
+      Best.Warp = WorstWarp->Begin / G.warpSize();
+      Best.Addr = WorstAddr;
+      Best.WI = WorstWarp;
+    }
   }
 
   V.Valid = true;
   unsigned BadCount = 0;
-  for (const Outcome &O : Outcomes)
-    BadCount += O.Bad;
+  for (char Bad : BadAt)
+    BadCount += Bad;
   V.Uncoalesced = BadCount > 0;
-  V.Conditional = V.Uncoalesced && BadCount < Outcomes.size();
+  V.Conditional = V.Uncoalesced && BadCount < Combos;
 
-  // The outcome shown: the worst one ("up to" when conditional), at the
-  // first values that give it.
-  const Outcome *Shown = &Outcomes[0];
-  for (const Outcome &O : Outcomes)
-    if ((O.Bad && !Shown->Bad) ||
-        (O.Bad == Shown->Bad && O.Worst.ratio() > Shown->Worst.ratio()))
-      Shown = &O;
-  V.Result = Shown->Worst;
-  V.Warp = Shown->Warp;
-  V.Addr = Shown->Addr;
-  V.Binding = Shown->Bind;
-  V.Stride = describeStride(A, *Shown->WI, Shown->Addr, Varying, T);
+  V.Warp = Best.Warp;
+  V.Addr = std::move(Best.Addr);
+  V.Result = Model.analyze(V.Addr, A.Width, Op);
+  V.Binding = std::move(Best.Bind);
+  V.Stride = describeStride(A, *Best.WI, V.Addr, Varying, T);
 
   if (!V.Conditional)
     return V;
@@ -362,10 +403,11 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     std::string Name = symbolName(T, S);
     std::vector<int64_t> Bad, Good;
     bool TailBad = true;
-    for (const Outcome &O : Outcomes) {
-      int64_t X = O.Bind.at(S);
-      (O.Bad ? Bad : Good).push_back(X);
-      if (Generated && X > S0 && !O.Bad)
+    // With one unknown, assignment C binds it to Values[0][C].
+    for (uint64_t C = 0; C < Combos; ++C) {
+      int64_t X = Values[0][C];
+      (BadAt[C] ? Bad : Good).push_back(X);
+      if (Generated && X > S0 && !BadAt[C])
         TailBad = false;
     }
     std::ostringstream OS;

@@ -27,7 +27,6 @@
 #include "CoalescingModel.h"
 
 #include <algorithm>
-#include <set>
 
 namespace shmem {
 
@@ -54,38 +53,75 @@ CoalescingModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
                          unsigned WidthBytes, AccessOp Op) const {
   (void)Op;
   CoalescingResult R;
-  unsigned W = WidthBytes ? WidthBytes : 1;
-  std::set<int64_t> Sectors;
-  // Distinct bytes: the union of [a, a + W) over active lanes.
-  std::vector<std::pair<int64_t, int64_t>> Runs;
-  for (const auto &A : LaneAddress) {
-    if (!A)
-      continue;
-    ++R.ActiveLanes;
-    int64_t First = sectorOf(*A), Last = sectorOf(*A + int64_t(W) - 1);
-    for (int64_t S = First; S <= Last; ++S)
-      Sectors.insert(S);
-    Runs.push_back({*A, *A + int64_t(W)});
-  }
-  if (R.ActiveLanes == 0)
-    return R;
+  compute(LaneAddress, WidthBytes, R, &R.SectorList);
+  return R;
+}
+
+CoalescingResult
+CoalescingModel::count(const std::vector<std::optional<int64_t>> &LaneAddress,
+                       unsigned WidthBytes) const {
+  CoalescingResult R;
+  compute(LaneAddress, WidthBytes, R, nullptr);
+  return R;
+}
+
+void CoalescingModel::compute(
+    const std::vector<std::optional<int64_t>> &LaneAddress,
+    unsigned WidthBytes, CoalescingResult &R,
+    std::vector<int64_t> *SectorList) const {
+  int64_t W = WidthBytes ? WidthBytes : 1;
+  // Every lane moves [a, a + W) with the same W, so in ascending order of
+  // a both the byte runs and the sectors come out sorted: one sort gives
+  // the distinct bytes (merging overlapping runs) and the distinct sectors
+  // (skipping the ones already counted). Called for every warp of every
+  // candidate value of the unknowns, hence no set.
+  std::vector<int64_t> &Starts = Scratch;
+  Starts.clear();
+  for (const auto &A : LaneAddress)
+    if (A)
+      Starts.push_back(*A);
+  R.ActiveLanes = unsigned(Starts.size());
+  if (Starts.empty())
+    return;
   R.Requests = 1;
-  std::sort(Runs.begin(), Runs.end());
-  int64_t CurBegin = Runs[0].first, CurEnd = Runs[0].second;
-  for (size_t I = 1; I < Runs.size(); ++I) {
-    if (Runs[I].first <= CurEnd) {
-      CurEnd = std::max(CurEnd, Runs[I].second);
+  // Lanes usually come in address order already.
+  if (!std::is_sorted(Starts.begin(), Starts.end()))
+    std::sort(Starts.begin(), Starts.end());
+  int64_t CurBegin = Starts[0], CurEnd = Starts[0] + W;
+  for (size_t I = 1; I < Starts.size(); ++I) {
+    if (Starts[I] <= CurEnd) {
+      CurEnd = std::max(CurEnd, Starts[I] + W);
       continue;
     }
     R.DistinctBytes += uint64_t(CurEnd - CurBegin);
-    CurBegin = Runs[I].first;
-    CurEnd = Runs[I].second;
+    CurBegin = Starts[I];
+    CurEnd = Starts[I] + W;
   }
   R.DistinctBytes += uint64_t(CurEnd - CurBegin);
-  R.Sectors = unsigned(Sectors.size());
+  if (SectorList)
+    SectorList->reserve(Starts.size() + 1);
+  // sectorOf() divides; with sectors of a power of two bytes (always, on
+  // real hardware) an arithmetic shift is the same floor division.
+  unsigned Shift = 0;
+  bool Pow2 = (SectorBytes & (SectorBytes - 1)) == 0;
+  while (Pow2 && (1u << Shift) < SectorBytes)
+    ++Shift;
+  auto Sector = [&](int64_t A) { return Pow2 ? A >> Shift : sectorOf(A); };
+  unsigned Sectors = 0;
+  std::optional<int64_t> LastSector;
+  for (int64_t A : Starts) {
+    int64_t First = Sector(A), Last = Sector(A + W - 1);
+    if (LastSector)
+      First = std::max(First, *LastSector + 1);
+    for (int64_t S = First; S <= Last; ++S) {
+      ++Sectors;
+      LastSector = S;
+      if (SectorList)
+        SectorList->push_back(S);
+    }
+  }
+  R.Sectors = Sectors;
   R.IdealSectors = unsigned((R.DistinctBytes + SectorBytes - 1) / SectorBytes);
-  R.SectorList.assign(Sectors.begin(), Sectors.end());
-  return R;
 }
 
 } // namespace shmem

@@ -65,11 +65,23 @@ public:
   CoalescingResult analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
                            unsigned WidthBytes, AccessOp Op = AccessOp::Load) const;
 
+  /// analyze() without the SectorList, for callers that try many address
+  /// sets and keep the list of few.
+  CoalescingResult count(const std::vector<std::optional<int64_t>> &LaneAddress,
+                         unsigned WidthBytes) const;
+
   unsigned sectorBytes() const { return SectorBytes; }
   int64_t sectorOf(int64_t ByteAddress) const;
 
 private:
   unsigned SectorBytes;
+
+  void compute(const std::vector<std::optional<int64_t>> &LaneAddress,
+               unsigned WidthBytes, CoalescingResult &R,
+               std::vector<int64_t> *SectorList) const;
+  /// The active lanes' addresses, kept between calls so that analysing
+  /// warp after warp does not allocate (a model is used by one thread).
+  mutable std::vector<int64_t> Scratch;
 };
 
 } // namespace shmem

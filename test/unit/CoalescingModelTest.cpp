@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -252,6 +253,43 @@ TEST(CoalescingModel, LanesStraddlingSectors) {
   EXPECT_EQ(M.sectorOf(-1), -1);
   EXPECT_EQ(M.sectorOf(-32), -1);
   EXPECT_EQ(M.sectorOf(-33), -2);
+}
+
+// Lanes in any order, straddling sectors, overlapping, below the base:
+// the sector list is the distinct sectors ascending, and count() agrees
+// with analyze() on every number. Compared with a direct enumeration.
+TEST(CoalescingModel, SectorListAndCountAgree) {
+  CoalescingModel M;
+  uint64_t Seed = 12345;
+  auto Next = [&](int64_t Mod) {
+    Seed = Seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return int64_t((Seed >> 33) % uint64_t(Mod));
+  };
+  for (unsigned Iter = 0; Iter < 500; ++Iter) {
+    unsigned Width = 1u << Next(5); // 1 to 16 bytes.
+    std::vector<std::optional<int64_t>> A(32);
+    std::vector<int64_t> Expected;
+    for (auto &Lane : A) {
+      if (Next(4) == 0)
+        continue; // Inactive.
+      Lane = Next(512) - 128;
+      for (int64_t B = *Lane; B < *Lane + int64_t(Width); ++B)
+        Expected.push_back(M.sectorOf(B));
+    }
+    std::sort(Expected.begin(), Expected.end());
+    Expected.erase(std::unique(Expected.begin(), Expected.end()),
+                   Expected.end());
+    CoalescingResult R = M.analyze(A, Width);
+    EXPECT_EQ(R.SectorList, Expected) << "iteration " << Iter;
+    EXPECT_EQ(R.Sectors, Expected.size());
+    CoalescingResult C = M.count(A, Width);
+    EXPECT_TRUE(C.SectorList.empty());
+    EXPECT_EQ(C.Sectors, R.Sectors);
+    EXPECT_EQ(C.ActiveLanes, R.ActiveLanes);
+    EXPECT_EQ(C.Requests, R.Requests);
+    EXPECT_EQ(C.IdealSectors, R.IdealSectors);
+    EXPECT_EQ(C.DistinctBytes, R.DistinctBytes);
+  }
 }
 
 } // namespace
