@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Instructions executed (valgrind --tool=callgrind, "Collected") by
+# clang-tidy with no check, with shmem-bank-conflict only and with shmem-*,
+# and by the driver, on one file. Unlike CPU time this count does not move
+# with the machine's load, so small changes show; it weighs every
+# instruction alike, so it overstates the share of simple integer loops
+# (the analysis) against clang's front end: use it to compare builds, the
+# CPU-time tables of run.sh to compare with clang.
+#
+#   bench/perf/instructions.sh [--build DIR] FILE [CALLGRIND_OUT_DIR]
+#
+# Valgrind 3.19 cannot read the DWARF 5 debug information clang 22 writes,
+# so the shmem-lint binaries are copied without it (symbols stay).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BUILD="$HERE/../../build"
+if [ "${1:-}" = --build ]; then BUILD="$2"; shift 2; fi
+F="${1:?usage: instructions.sh [--build DIR] FILE [OUT_DIR]}"
+OUT="${2:-$(mktemp -d)}"
+command -v valgrind >/dev/null || { echo "instructions.sh: no valgrind (apt-get install -y valgrind)" >&2; exit 2; }
+TIDY="${TIDY:-clang-tidy-22}"
+COPY="$(mktemp -d)"
+trap 'rm -rf "$COPY"' EXIT
+cp -a "$BUILD/bin" "$BUILD/lib" "$BUILD/share" "$COPY/"
+objcopy --strip-debug "$COPY/bin/shmem-lint"
+objcopy --strip-debug "$COPY/lib/shmem-lint/shmem-lint-tidy.so"
+LINT="$COPY/bin/shmem-lint"
+read -r -a CUDA_FLAGS <<<"$("$LINT" --print-cuda-flags)"
+PLUGIN="$("$LINT" --print-tidy-plugin)"
+DEV=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -Wno-unknown-cuda-version -w)
+mkdir -p "$OUT"
+count() { # NAME COMMAND...
+  local name=$1; shift
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.callgrind" "$@" \
+    >/dev/null 2>"$OUT/$name.log" || true
+  local n
+  n=$(grep -o 'Collected : [0-9]*' "$OUT/$name.log" | awk '{print $3}')
+  [ -n "$n" ] || { echo "instructions.sh: $name failed, see $OUT/$name.log" >&2; exit 1; }
+  echo "$name $n"
+}
+count tidy-no-check "$TIDY" --config={} '--checks=-*,objc-forbidden-subclassing' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
+count tidy-bank-conflict "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-bank-conflict' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
+count tidy-shmem "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-*' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
+count driver "$LINT" --no-config --no-progress --cuda-path=none "$F"
+echo "callgrind files: $OUT (callgrind_annotate --inclusive=yes FILE)"
