@@ -7,8 +7,9 @@
 
 #include "Analysis/BarrierIntervals.h"
 
+#include "ParseCuda.h"
+
 #include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
 
 #include "gtest/gtest.h"
 
@@ -55,20 +56,8 @@ TEST(LoopRelationTest, AnyAdmitsEverything) {
   EXPECT_FALSE(rel(IterState::Any, IterState::Abs0).admits(4, 1));
 }
 
-/// Parses \p Code as CUDA device code with just enough declarations.
 std::unique_ptr<ASTUnit> parse(const std::string &Code) {
-  std::string Prelude = R"(
-    #define __global__ __attribute__((global))
-    #define __device__ __attribute__((device))
-    #define __shared__ __attribute__((shared))
-    __device__ void __syncthreads();
-    // threadIdx.x is spelled as the builtin __nvvm_read_ptx_sreg_tid_x().
-  )";
-  return tooling::buildASTFromCodeWithArgs(
-      Prelude + Code,
-      {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
-       "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version"},
-      "test.cu");
+  return test::parseDeviceCode(Code);
 }
 
 struct Analysed {
@@ -81,7 +70,7 @@ struct Analysed {
     const SourceManager &SM = AST->getSourceManager();
     for (unsigned I = 0; I < T.Accesses.size(); ++I)
       if (T.Accesses[I].Kind == Kind &&
-          SM.getPresumedLineNumber(T.Accesses[I].Loc) == Line + 6)
+          SM.getPresumedLineNumber(T.Accesses[I].Loc) == Line)
         return BI->siteOf(I);
     ADD_FAILURE() << "no access on line " << Line;
     return 0;
@@ -92,11 +81,7 @@ Analysed analyse(const std::string &Code, unsigned Threads) {
   Analysed A;
   A.AST = parse(Code);
   ASTContext &Ctx = A.AST->getASTContext();
-  const FunctionDecl *K = nullptr;
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->hasAttr<CUDAGlobalAttr>() && FD->hasBody())
-        K = FD;
+  const FunctionDecl *K = test::lastKernel(Ctx);
   EXPECT_TRUE(K);
   AnalysisOptions Opts;
   A.T = traceKernel(Ctx, K, ThreadGeometry(Dim3{Threads, 1, 1}), Opts);

@@ -10,8 +10,9 @@
 
 #include "Analysis/RaceAnalysis.h"
 
+#include "ParseCuda.h"
+
 #include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
 
 #include "gtest/gtest.h"
 
@@ -23,18 +24,8 @@ using namespace shmem;
 namespace {
 
 std::unique_ptr<ASTUnit> parse(const std::string &Code) {
-  std::string Prelude = R"(
-    #define __global__ __attribute__((global))
-    #define __device__ __attribute__((device))
-    #define __shared__ __attribute__((shared))
-    __device__ void __syncthreads();
-    __device__ void __syncwarp(unsigned mask = 0xffffffffu);
-  )";
-  return tooling::buildASTFromCodeWithArgs(
-      Prelude + Code,
-      {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
-       "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version"},
-      "test.cu");
+  return test::parseDeviceCode(
+      Code, "__device__ void __syncwarp(unsigned mask = 0xffffffffu);\n");
 }
 
 /// Every field of a report, as text, so that two runs compare whole.
@@ -71,11 +62,7 @@ Runs runBoth(const std::string &Code, unsigned Threads,
   if (!AST)
     return R;
   ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *K = nullptr;
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->hasAttr<CUDAGlobalAttr>() && FD->hasBody())
-        K = FD;
+  const FunctionDecl *K = test::lastKernel(Ctx);
   EXPECT_TRUE(K);
   if (!K)
     return R;
