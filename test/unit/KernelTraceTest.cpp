@@ -1,0 +1,101 @@
+//===- KernelTraceTest.cpp - Facts a kernel trace promises ----------------===//
+//
+// SymbolInfo::Key and Sub name an unknown the same way in every walk of a
+// kernel: the bank check matches the unknowns of a what-if walk (padding,
+// an unknown pinned to a residue) with those of the kernel as written by
+// them, and skips re-judging global accesses whose offsets did not move.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/KernelTrace.h"
+
+#include "ParseCuda.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+#include <thread>
+
+using namespace clang;
+using namespace shmem;
+
+namespace {
+
+// blockIdx.x, blockIdx.y and gridDim.x (spelled as the NVVM builtins they
+// lower to), a parameter, and a product of two unknowns.
+const char *const Kernel = R"(
+__global__ void k(float *out, int n) {
+  __shared__ float s[256];
+  int tid = __nvvm_read_ptx_sreg_tid_x();
+  int bx = __nvvm_read_ptx_sreg_ctaid_x();
+  int by = __nvvm_read_ptx_sreg_ctaid_y();
+  int gx = __nvvm_read_ptx_sreg_nctaid_x();
+  s[tid] = 1.0f;
+  __syncthreads();
+  out[(by * gx + bx) * n + tid] = s[tid];
+}
+)";
+
+struct Walks {
+  std::unique_ptr<ASTUnit> AST;
+  KernelTrace A, B;
+};
+
+Walks walkTwice() {
+  Walks W;
+  W.AST = test::parseDeviceCode(Kernel);
+  EXPECT_TRUE(W.AST);
+  if (!W.AST)
+    return W;
+  ASTContext &Ctx = W.AST->getASTContext();
+  const FunctionDecl *K = test::lastKernel(Ctx);
+  EXPECT_TRUE(K);
+  if (!K)
+    return W;
+  AnalysisOptions Opts;
+  ThreadGeometry G(Dim3{256, 1, 1});
+  W.A = traceKernel(Ctx, K, G, Opts);
+  // The second walk runs on another thread's stack: a key must not depend
+  // on where a walk keeps its state (blockIdx's used to be the address of
+  // the walk's own symbol table, which two walks from the same stack frame
+  // happen to share).
+  std::thread Other([&] { W.B = traceKernel(Ctx, K, G, Opts); });
+  Other.join();
+  return W;
+}
+
+TEST(KernelTraceTest, UnknownsKeepTheirKeyAcrossWalks) {
+  Walks W = walkTwice();
+  ASSERT_GT(W.A.Symbols.size(), 0u);
+  std::set<std::string> Names;
+  for (SymbolId S = 0; S < W.A.Symbols.size(); ++S) {
+    const SymbolInfo &I = W.A.Symbols.info(S);
+    Names.insert(I.Name);
+    std::optional<SymbolId> Other = W.B.Symbols.find(I.Key, I.Sub);
+    ASSERT_TRUE(Other) << "'" << I.Name << "' has no counterpart";
+    EXPECT_EQ(W.B.Symbols.info(*Other).Name, I.Name);
+  }
+  // The unknowns the kernel is written in, and blockIdx's products.
+  EXPECT_TRUE(Names.count("blockIdx.x"));
+  EXPECT_TRUE(Names.count("blockIdx.y"));
+  EXPECT_TRUE(Names.count("gridDim.x"));
+  EXPECT_TRUE(Names.count("n"));
+  // So a global access's offset is the same value in both walks.
+  ASSERT_EQ(W.A.GlobalAccesses.size(), W.B.GlobalAccesses.size());
+  ASSERT_FALSE(W.A.GlobalAccesses.empty());
+  EXPECT_EQ(W.A.GlobalAccesses[0].Offset, W.B.GlobalAccesses[0].Offset);
+}
+
+TEST(KernelTraceTest, DistinctUnknownsHaveDistinctKeys) {
+  Walks W = walkTwice();
+  std::set<std::pair<const void *, unsigned>> Keys;
+  for (SymbolId S = 0; S < W.A.Symbols.size(); ++S) {
+    const SymbolInfo &I = W.A.Symbols.info(S);
+    EXPECT_TRUE(Keys.insert({I.Key, I.Sub}).second)
+        << "'" << I.Name << "' shares its key";
+  }
+  // An unknown the walk never made is not found.
+  EXPECT_FALSE(W.A.Symbols.find(&W, 0));
+}
+
+} // namespace
