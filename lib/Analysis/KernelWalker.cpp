@@ -428,6 +428,17 @@ private:
   // Recording
   //===--------------------------------------------------------------------===//
 
+  /// The bytes one thread moves accessing a \p Ty, if it is a width a
+  /// load or store instruction has (1, 2, 4, 8 or 16 bytes).
+  std::optional<unsigned> accessWidth(QualType Ty) const {
+    if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
+      return std::nullopt;
+    uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
+    if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
+      return std::nullopt;
+    return unsigned(Width);
+  }
+
   /// Records a shared access; returns its index in the trace. \p From,
   /// for a store, lists the loads the stored value carries.
   std::optional<unsigned> recordAccess(const Expr *E, const PointerValue &P,
@@ -436,17 +447,15 @@ private:
                                        const Origins &From = {}) {
     if (!Recording || !P.isShared() || !anyActive())
       return std::nullopt;
-    if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
-      return std::nullopt;
-    uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
-    if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
+    std::optional<unsigned> Width = accessWidth(Ty);
+    if (!Width)
       return std::nullopt;
     SharedAccess A;
     A.E = E;
     A.Loc = E->getExprLoc();
     A.Address = P;
     A.Kind = K;
-    A.Width = Width;
+    A.Width = *Width;
     A.Type = Ty;
     A.Active = Active;
     A.ActiveApprox = ActiveApprox;
@@ -488,10 +497,8 @@ private:
                                        const Origins &From = {}) {
     if (!Recording || !P.isGlobal() || !anyActive())
       return std::nullopt;
-    if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
-      return std::nullopt;
-    uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
-    if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
+    std::optional<unsigned> Width = accessWidth(Ty);
+    if (!Width)
       return std::nullopt;
     GlobalAccess A;
     A.E = E;
@@ -499,7 +506,7 @@ private:
     A.Base = P.GlobalBase;
     A.Offset = P.Offset;
     A.Kind = K;
-    A.Width = Width;
+    A.Width = *Width;
     A.Type = Ty;
     A.Active = Active;
     A.ActiveApprox = ActiveApprox;
@@ -874,7 +881,9 @@ private:
       // `2[a]` is legal C; getBase() already normalises it.
       Value P = eval(Base);
       Value I = eval(Idx);
-      IndexValues[Idx] = IndexValue{IndexGeneration, I.Int};
+      // Only a recorded access's description reads them.
+      if (Recording && wantTileIndex())
+        IndexValues[Idx] = IndexValue{IndexGeneration, I.Int};
       if (P.IsPointer && P.Ptr.isGlobal())
         return offsetBy(P.Ptr, toType(std::move(I.Int), Idx->getType()),
                         ASE->getType());

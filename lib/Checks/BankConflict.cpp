@@ -507,8 +507,9 @@ private:
       return Cached->second;
     std::optional<int64_t> Result;
     PaddingOverride Base(V, 0);
-    bool Padable = innerSizeExpr(V) != nullptr;
-    if (!Padable) {
+    const bool TwoD = innerSizeExpr(V) != nullptr;
+    bool Padable = TwoD;
+    if (!TwoD) {
       // A flattened array: the what-if changes its row stride.
       const FlatStride &FS = flatStride(V);
       Padable = FS.found();
@@ -529,7 +530,7 @@ private:
       for (int64_t Pad : {1, 2, 4, 8}) {
         // A 2-D array: the what-if the picture shows too (cached there).
         std::optional<KernelTrace> Walked;
-        if (!Base.StrideRefs.empty() || !innerSizeExpr(V)) {
+        if (!TwoD) {
           PaddingOverride O = Base;
           O.PadElems = Pad;
           Walked = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
@@ -710,19 +711,12 @@ private:
     F.Message = Msg.str();
 
     if (!A.CallStack.empty())
-      F.Notes.push_back({A.CallStack.front()->getExprLoc(),
-                         "in the call from kernel '" + K.DisplayName + "'"});
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
     if (K.Kernel->isTemplateInstantiation() ||
         K.Kernel->getTemplateSpecializationInfo())
       F.Notes.push_back({K.Kernel->getLocation(),
                          "in instantiation '" + K.DisplayName + "'"});
-    std::ostringstream Geo;
-    Geo << "analysed for a block of " << K.Trace.Geometry.block().str()
-        << " threads (" << K.Trace.GeometrySource << ")";
-    if (K.Trace.GeometryAssumed)
-      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
-             "the kernel or the BlockDim option";
-    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    F.Notes.push_back(blockShapeNote(K));
     if (K.Opts.Pictures) {
       F.Picture = WhatIf.picture(A, V.Warp, V.Addr, V.Bind, Pad);
       F.Detail = renderBankPictureText(*F.Picture);

@@ -65,6 +65,19 @@ private:
 };
 } // namespace
 
+FindingNote kernelCallNote(const KernelContext &K, SourceLocation Call) {
+  return {Call, "in the call from kernel '" + K.DisplayName + "'"};
+}
+
+FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail) {
+  std::string S = "analysed for a block of " + K.Trace.Geometry.block().str() +
+                  " threads (" + K.Trace.GeometrySource + ")" + Detail.str();
+  if (K.Trace.GeometryAssumed)
+    S += "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above the "
+         "kernel or the BlockDim option";
+  return {K.Kernel->getLocation(), S};
+}
+
 RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
                    FindingSink &FrontEnd) {
   RunStats Stats;

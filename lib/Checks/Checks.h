@@ -65,6 +65,15 @@ struct RunStats {
   unsigned Barriers = 0;
 };
 
+/// The notes every finding ends with, worded once for all checks:
+/// "in the call from kernel 'k'" at the call through which the access was
+/// reached (\p Call, the outermost one)...
+FindingNote kernelCallNote(const KernelContext &K, clang::SourceLocation Call);
+/// ... and "analysed for a block of 32x8 threads (launch at k.cu:40)" at
+/// the kernel, with \p Detail after the parenthesis and, when the shape
+/// was assumed, how to state it.
+FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail = "");
+
 /// Run every check enabled in \p Opts over the translation unit.
 RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
                    FindingSink &Sink);

@@ -1066,20 +1066,12 @@ private:
       F.Notes.push_back({BL, "the barrier is here"});
     }
     if (!Chain.empty())
-      F.Notes.push_back({Chain.front()->getBeginLoc(),
-                         "in the call from kernel '" + K.DisplayName + "'"});
+      F.Notes.push_back(kernelCallNote(K, Chain.front()->getBeginLoc()));
     if (K.Kernel->isTemplateInstantiation())
       F.Notes.push_back({K.Kernel->getLocation(),
                          "in instantiation '" + K.DisplayName + "'"});
-    if (UsedMask) {
-      std::ostringstream Geo;
-      Geo << "analysed for a block of " << geometry().block().str()
-          << " threads (" << K.Trace.GeometrySource << ")";
-      if (K.Trace.GeometryAssumed)
-        Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' "
-               "above the kernel or the BlockDim option";
-      F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
-    }
+    if (UsedMask)
+      F.Notes.push_back(blockShapeNote(K));
   }
 
   unsigned line(const Stmt *S) const {

@@ -527,19 +527,12 @@ private:
                     S.Tile.Text + "'; read '" + Name +
                     "' through the same index formula"});
     if (!L.CallStack.empty())
-      F.Notes.push_back({L.CallStack.front()->getExprLoc(),
-                         "in the call from kernel '" + K.DisplayName + "'"});
+      F.Notes.push_back(kernelCallNote(K, L.CallStack.front()->getExprLoc()));
     if (K.Kernel->isTemplateInstantiation() ||
         K.Kernel->getTemplateSpecializationInfo())
       F.Notes.push_back({K.Kernel->getLocation(),
                          "in instantiation '" + K.DisplayName + "'"});
-    std::ostringstream Geo;
-    Geo << "analysed for a block of " << T.Geometry.block().str()
-        << " threads (" << T.GeometrySource << ")";
-    if (T.GeometryAssumed)
-      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
-             "the kernel or the BlockDim option";
-    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    F.Notes.push_back(blockShapeNote(K));
     F.Weight = LV.Mismatched;
     Sink.report(F);
   }

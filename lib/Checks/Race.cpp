@@ -51,8 +51,7 @@ public:
             : "the conflicting " + noun(E) + " by " + thread(R.Earlier.Thread);
     F.Notes.push_back({E.Loc, Other});
     if (!L.CallStack.empty())
-      F.Notes.push_back({L.CallStack.front()->getExprLoc(),
-                         "in the call from kernel '" + K.DisplayName + "'"});
+      F.Notes.push_back(kernelCallNote(K, L.CallStack.front()->getExprLoc()));
     if (!E.CallStack.empty() && (L.CallStack.empty() ||
                                  E.CallStack.front() != L.CallStack.front()))
       F.Notes.push_back({E.CallStack.front()->getExprLoc(),
@@ -60,13 +59,7 @@ public:
     if (K.Kernel->isTemplateInstantiation())
       F.Notes.push_back({K.Kernel->getLocation(),
                          "in instantiation '" + K.DisplayName + "'"});
-    std::ostringstream Geo;
-    Geo << "analysed for a block of " << K.Trace.Geometry.block().str()
-        << " threads (" << K.Trace.GeometrySource << ")";
-    if (K.Trace.GeometryAssumed)
-      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
-             "the kernel or the BlockDim option";
-    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    F.Notes.push_back(blockShapeNote(K));
     Sink.report(F);
   }
 

@@ -839,21 +839,15 @@ private:
     F.Message = Msg.str();
 
     if (!A.CallStack.empty())
-      F.Notes.push_back({A.CallStack.front()->getExprLoc(),
-                         "in the call from kernel '" + K.DisplayName + "'"});
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
     if (K.Kernel->isTemplateInstantiation() ||
         K.Kernel->getTemplateSpecializationInfo())
       F.Notes.push_back({K.Kernel->getLocation(),
                          "in instantiation '" + K.DisplayName + "'"});
-    std::ostringstream Geo;
-    Geo << "analysed for a block of " << T.Geometry.block().str()
-        << " threads (" << T.GeometrySource << "), with '" << Name
-        << "' 256-byte aligned and offsets the same in every lane taken as "
-           "whole sectors";
-    if (T.GeometryAssumed)
-      Geo << "; state the shape with '// shmem-lint: block=X[xY[xZ]]' above "
-             "the kernel or the BlockDim option";
-    F.Notes.push_back({K.Kernel->getLocation(), Geo.str()});
+    F.Notes.push_back(blockShapeNote(
+        K, ", with '" + Name +
+               "' 256-byte aligned and offsets the same in every lane taken "
+               "as whole sectors"));
 
     std::ostringstream Detail;
     Detail << "sectors touched by warp " << V.Warp << ":";
