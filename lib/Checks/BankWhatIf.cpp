@@ -114,35 +114,26 @@ static void verifyPatchedTrace(const KernelTrace &Patched,
                              "trace differs from the walked one");
 }
 
-bool BankWhatIf::onlyElementAccesses(const VarDecl *V) {
-  auto [It, New] = ElementOnly.try_emplace(V, false);
+bool BankWhatIf::patchable(const VarDecl *V) {
+  auto [It, New] = Patchable.try_emplace(V, false);
   if (!New)
     return It->second;
   // A __shared__ variable declared in the kernel is visible nowhere else;
   // one at namespace scope may be used by any function.
-  if (V->getDeclContext() != K.Kernel || !K.Kernel->getBody())
+  std::optional<Array2D> Arr = array2D(K.Ctx, V, nullptr);
+  if (!Arr || V->getDeclContext() != K.Kernel || !K.Kernel->getBody())
     return false;
   ElementUseFinder F(V);
   F.TraverseStmt(K.Kernel->getBody());
-  return It->second = F.onlyElements();
-}
-
-std::unique_ptr<KernelTrace> BankWhatIf::patchedPadding(const VarDecl *V,
-                                                        int64_t Pad) {
-  QualType Elem;
-  std::optional<Array2D> Arr = array2D(K.Ctx, V, &Elem);
-  if (!Arr || !onlyElementAccesses(V))
-    return nullptr;
+  if (!F.onlyElements())
+    return false;
   // Nothing but V's element addresses can depend on its row length then
-  // (no pointer into it escapes, no sizeof of a row): check each address
-  // is the one the indices give, and move it by the padding of the rows
-  // before it.
+  // (no pointer into it escapes, no sizeof of a row); each traced address
+  // must also be the one its indices give.
   unsigned N = K.Trace.Geometry.threads();
   LaneValue Pitch = LaneValue::constant(N, Arr->Cols);
   LaneValue Bytes = LaneValue::constant(N, Arr->ElemBytes);
-  LaneValue PadBytes = LaneValue::constant(N, Pad * Arr->ElemBytes);
-  auto T = std::make_unique<KernelTrace>(K.Trace);
-  for (SharedAccess &A : T->Accesses) {
+  for (const SharedAccess &A : K.Trace.Accesses) {
     if (A.Address.Base != V)
       continue;
     const TileIndex &TI = A.Tile;
@@ -150,8 +141,24 @@ std::unique_ptr<KernelTrace> BankWhatIf::patchedPadding(const VarDecl *V,
         TI.Row.size() != N || TI.Col.size() != N ||
         !A.Address.Offset.isAffine() ||
         A.Address.Offset != (TI.Row * Pitch + TI.Col) * Bytes)
-      return nullptr;
-    A.Address.Offset = A.Address.Offset + TI.Row * PadBytes;
+      return false;
+  }
+  return It->second = true;
+}
+
+std::unique_ptr<KernelTrace> BankWhatIf::patchedPadding(const VarDecl *V,
+                                                        int64_t Pad) {
+  if (!patchable(V))
+    return nullptr;
+  // Move each access to V by the padding of the rows before it.
+  std::optional<Array2D> Arr = array2D(K.Ctx, V, nullptr);
+  LaneValue PadBytes =
+      LaneValue::constant(K.Trace.Geometry.threads(), Pad * Arr->ElemBytes);
+  auto T = std::make_unique<KernelTrace>(K.Trace);
+  for (SharedAccess &A : T->Accesses) {
+    if (A.Address.Base != V)
+      continue;
+    A.Address.Offset = A.Address.Offset + A.Tile.Row * PadBytes;
     A.Tile.Pitch += Pad;
   }
   return T;

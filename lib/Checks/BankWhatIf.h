@@ -48,9 +48,11 @@ private:
   /// The patched trace of paddedTrace(), if \p V qualifies.
   std::unique_ptr<KernelTrace> patchedPadding(const clang::VarDecl *V,
                                               int64_t Pad);
-  /// Whether every reference to \p V in the kernel is the array of an
-  /// element access `V[i][j]` (cached per array).
-  bool onlyElementAccesses(const clang::VarDecl *V);
+  /// Whether \p V's padded traces can be patched: a 2-D array of the
+  /// kernel, every reference to it the array of an element access
+  /// `V[i][j]`, and every traced address the one its indices give (cached
+  /// per array; the same for every padding).
+  bool patchable(const clang::VarDecl *V);
   /// The access of \p T that is \p A of the original trace.
   const SharedAccess *counterpart(const KernelTrace &T, const SharedAccess &A);
 
@@ -59,7 +61,7 @@ private:
   std::map<std::pair<const clang::VarDecl *, int64_t>,
            std::unique_ptr<KernelTrace>>
       Padded;
-  std::map<const clang::VarDecl *, bool> ElementOnly;
+  std::map<const clang::VarDecl *, bool> Patchable;
 };
 
 } // namespace shmem
