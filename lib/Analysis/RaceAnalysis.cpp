@@ -418,7 +418,7 @@ private:
       E.Reason = describeUnknown(Off, *ST);
       if (Off.isUnknown() && Off.residueModulus()) {
         E.Mod = Off.residueModulus();
-        E.Res = Off.constants();
+        E.Res = Off.constants().toVector();
       }
       return E;
     }

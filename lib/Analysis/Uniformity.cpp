@@ -807,10 +807,7 @@ private:
   static bool allIn(const LaneValue &L, int64_t Lo, int64_t Hi) {
     if (!L.isConcrete())
       return false;
-    for (int64_t C : L.constants())
-      if (C < Lo || C > Hi)
-        return false;
-    return true;
+    return L.constants().within(Lo, Hi);
   }
 
   /// withPerThread(V, *V.PerThread), sharing the vector: what a conversion

@@ -175,7 +175,7 @@ private:
         continue;
       unsigned First = ActiveLanes[0];
       Sig.clear();
-      auto Relative = [&](const std::vector<int64_t> &V) {
+      auto Relative = [&](const Lanes &V) {
         Sig.push_back(((V[First] % Unit) + Unit) % Unit);
         for (unsigned L : ActiveLanes)
           Sig.push_back(V[L] - V[First]);

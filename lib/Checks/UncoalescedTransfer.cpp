@@ -85,7 +85,7 @@ public:
 
 private:
   const LaneValue &Off;
-  std::vector<std::pair<const std::vector<int64_t> *, int64_t>> Terms;
+  std::vector<std::pair<const Lanes *, int64_t>> Terms;
 };
 
 /// Lane addresses of one warp: concrete parts as they are (so their
@@ -238,7 +238,7 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   // pattern and alignment) are evaluated once.
   std::vector<WarpInfo> Warps;
   std::set<std::vector<int64_t>> Signatures;
-  std::vector<const std::vector<int64_t> *> Coeffs;
+  std::vector<const Lanes *> Coeffs;
   for (const auto &KV : Off.coefficients())
     Coeffs.push_back(&KV.second);
   for (unsigned W = 0; W < G.warps(); ++W) {
@@ -259,7 +259,7 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     for (unsigned L = WI.Begin; L < WI.End; ++L) {
       Sig.push_back(A.Active[L]);
       Sig.push_back(Off.constants()[L] - Off.constants()[WI.First]);
-      for (const std::vector<int64_t> *C : Coeffs)
+      for (const Lanes *C : Coeffs)
         Sig.push_back((*C)[L] - (*C)[WI.First]);
     }
     if (Signatures.insert(Sig).second)

@@ -9,24 +9,23 @@
 
 namespace shmem {
 
-// 64-bit arithmetic wraps, as the machine's does: a kernel's constants and
-// products can overflow int64_t, and signed overflow must not be undefined
-// behaviour in the analyser (found by test/fuzz/ModelFuzzer.cpp).
-static int64_t wrapAdd(int64_t A, int64_t B) {
-  return int64_t(uint64_t(A) + uint64_t(B));
-}
-static int64_t wrapMul(int64_t A, int64_t B) {
-  return int64_t(uint64_t(A) * uint64_t(B));
-}
+// 64-bit arithmetic wraps (wrapAdd, wrapMul in Lanes.h), as the machine's
+// does: a kernel's constants and products can overflow int64_t, and signed
+// overflow must not be undefined behaviour in the analyser (found by
+// test/fuzz/ModelFuzzer.cpp).
 
 LaneValue LaneValue::constant(unsigned Threads, int64_t V) {
   LaneValue R;
   R.K = Kind::Affine;
-  R.C.assign(Threads, V);
+  R.C = Lanes::splat(Threads, V);
   return R;
 }
 
 LaneValue LaneValue::perThread(std::vector<int64_t> Values) {
+  return perThread(Lanes::values(std::move(Values)));
+}
+
+LaneValue LaneValue::perThread(Lanes Values) {
   LaneValue R;
   R.K = Kind::Affine;
   R.C = std::move(Values);
@@ -35,14 +34,14 @@ LaneValue LaneValue::perThread(std::vector<int64_t> Values) {
 
 LaneValue LaneValue::symbol(unsigned Threads, SymbolId S) {
   LaneValue R = constant(Threads, 0);
-  R.A[S].assign(Threads, 1);
+  R.A[S] = Lanes::splat(Threads, 1);
   return R;
 }
 
 LaneValue LaneValue::unknown(unsigned Threads, std::string Why) {
   LaneValue R;
   R.K = Kind::Unknown;
-  R.C.assign(Threads, 0);
+  R.C = Lanes::splat(Threads, 0);
   R.Reason = std::move(Why);
   return R;
 }
@@ -50,7 +49,7 @@ LaneValue LaneValue::unknown(unsigned Threads, std::string Why) {
 LaneValue LaneValue::nonAffine(unsigned Threads, std::vector<SymbolId> Syms) {
   LaneValue R;
   R.K = Kind::NonAffine;
-  R.C.assign(Threads, 0);
+  R.C = Lanes::splat(Threads, 0);
   std::sort(Syms.begin(), Syms.end());
   Syms.erase(std::unique(Syms.begin(), Syms.end()), Syms.end());
   R.Needs = std::move(Syms);
@@ -58,20 +57,9 @@ LaneValue LaneValue::nonAffine(unsigned Threads, std::vector<SymbolId> Syms) {
 }
 
 std::optional<int64_t> LaneValue::asConstant() const {
-  if (!isConcrete() || C.empty())
+  if (!isConcrete())
     return std::nullopt;
-  for (int64_t V : C)
-    if (V != C.front())
-      return std::nullopt;
-  return C.front();
-}
-
-static bool sameInRange(const std::vector<int64_t> &V, unsigned B,
-                        unsigned E) {
-  for (unsigned I = B + 1; I < E; ++I)
-    if (V[I] != V[B])
-      return false;
-  return true;
+  return C.splatValue();
 }
 
 bool LaneValue::isUniform(unsigned Begin, unsigned End) const {
@@ -79,14 +67,14 @@ bool LaneValue::isUniform(unsigned Begin, unsigned End) const {
     return false;
   if (Begin >= End)
     return true;
-  return sameInRange(C, Begin, End) && hasUniformCoefficients(Begin, End);
+  return C.sameIn(Begin, End) && hasUniformCoefficients(Begin, End);
 }
 
 bool LaneValue::hasUniformCoefficients(unsigned Begin, unsigned End) const {
   if (!isAffine())
     return false;
   for (const auto &KV : A)
-    if (!sameInRange(KV.second, Begin, End))
+    if (!KV.second.sameIn(Begin, End))
       return false;
   return true;
 }
@@ -104,9 +92,9 @@ int64_t LaneValue::evaluate(unsigned T, const SymbolBinding &B) const {
 
 LaneValue LaneValue::slice(unsigned Begin, unsigned End) const {
   LaneValue R = *this;
-  R.C.assign(C.begin() + Begin, C.begin() + End);
+  R.C = C.slice(Begin, End);
   for (auto &KV : R.A)
-    KV.second.assign(KV.second.begin() + Begin, KV.second.begin() + End);
+    KV.second = KV.second.slice(Begin, End);
   R.normalize();
   return R;
 }
@@ -118,8 +106,8 @@ bool LaneValue::operator==(const LaneValue &O) const {
 
 void LaneValue::normalize() {
   for (auto It = A.begin(); It != A.end();) {
-    if (std::all_of(It->second.begin(), It->second.end(),
-                    [](int64_t V) { return V == 0; }))
+    // Lanes stores an all-zero vector as a zero Splat.
+    if (It->second.isZero())
       It = A.erase(It);
     else
       ++It;
@@ -170,8 +158,9 @@ LaneValue LaneValue::unknownProduct(const LaneValue &L, const LaneValue &R) {
     return combineFailure(L, R);
   LaneValue Out = unknown(U.size(), U.Reason);
   Out.Mod = Base * AbsK;
-  for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] = floorMod(floorMod(U.C[I], Out.Mod) * *K, Out.Mod);
+  int64_t M = Out.Mod, Kv = *K;
+  Out.C = U.C.map(
+      [M, Kv](int64_t V) { return floorMod(floorMod(V, M) * Kv, M); });
   return Out;
 }
 
@@ -193,8 +182,9 @@ LaneValue LaneValue::unknownSum(const LaneValue &L, const LaneValue &R,
   LaneValue Out = unknown(std::max(L.size(), R.size()),
                           L.isUnknown() ? L.Reason : R.Reason);
   Out.Mod = M;
-  for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] = floorMod(floorMod(L.C[I], M) + F * floorMod(R.C[I], M), M);
+  Out.C = Lanes::zip(L.C, R.C, [M, F](int64_t A, int64_t B) {
+    return floorMod(floorMod(A, M) + F * floorMod(B, M), M);
+  });
   return Out;
 }
 
@@ -206,14 +196,11 @@ LaneValue LaneValue::addScaled(const LaneValue &L, const LaneValue &R,
   if (!L.isAffine() || !R.isAffine())
     return combineFailure(L, R);
   LaneValue Out = L;
-  for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] = wrapAdd(Out.C[I], wrapMul(F, R.C[I]));
+  Out.C = Lanes::addScaled(L.C, R.C, F);
   for (const auto &KV : R.A) {
-    auto &Dst = Out.A[KV.first];
-    if (Dst.empty())
-      Dst.assign(Out.C.size(), 0);
-    for (unsigned I = 0; I < Dst.size(); ++I)
-      Dst[I] = wrapAdd(Dst[I], wrapMul(F, KV.second[I]));
+    auto [It, New] = Out.A.try_emplace(KV.first);
+    It->second = New ? Lanes::mul(Lanes::splat(Out.size(), F), KV.second)
+                     : Lanes::addScaled(It->second, KV.second, F);
   }
   Out.normalize();
   return Out;
@@ -244,13 +231,55 @@ LaneValue operator*(const LaneValue &L, const LaneValue &R) {
   const LaneValue &Conc = L.hasSymbols() ? R : L;
   const LaneValue &Other = L.hasSymbols() ? L : R;
   LaneValue Out = Other;
-  for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] = wrapMul(Out.C[I], Conc.C[I]);
+  Out.C = Lanes::mul(Other.C, Conc.C);
   for (auto &KV : Out.A)
-    for (unsigned I = 0; I < KV.second.size(); ++I)
-      KV.second[I] = wrapMul(KV.second[I], Conc.C[I]);
+    KV.second = Lanes::mul(KV.second, Conc.C);
   Out.normalize();
   return Out;
+}
+
+/// One thread's L op R; sets \p Failed (and returns 0) for a division by
+/// zero or a shift out of range.
+static int64_t applyOne(LaneValue::Op O, int64_t A, int64_t B, bool Unsigned,
+                        bool &Failed) {
+  using Op = LaneValue::Op;
+  switch (O) {
+  case Op::Div:
+  case Op::Rem:
+    if (B == 0) {
+      Failed = true;
+      return 0;
+    }
+    if (Unsigned)
+      return O == Op::Div ? int64_t(uint64_t(A) / uint64_t(B))
+                          : int64_t(uint64_t(A) % uint64_t(B));
+    if (B == -1) // INT64_MIN / -1 overflows: negate, wrapping.
+      return O == Op::Div ? wrapMul(A, -1) : 0;
+    return O == Op::Div ? A / B : A % B;
+  case Op::Shl:
+  case Op::Shr:
+    if (B < 0 || B >= 63) {
+      Failed = true;
+      return 0;
+    }
+    if (O == Op::Shl)
+      return int64_t(uint64_t(A) << B);
+    return Unsigned ? int64_t(uint64_t(A) >> B) : (A >> B);
+  case Op::And: return A & B;
+  case Op::Or:  return A | B;
+  case Op::Xor: return A ^ B;
+  case Op::Min: return std::min(A, B);
+  case Op::Max: return std::max(A, B);
+  case Op::LT:  return Unsigned ? uint64_t(A) < uint64_t(B) : A < B;
+  case Op::LE:  return Unsigned ? uint64_t(A) <= uint64_t(B) : A <= B;
+  case Op::GT:  return Unsigned ? uint64_t(A) > uint64_t(B) : A > B;
+  case Op::GE:  return Unsigned ? uint64_t(A) >= uint64_t(B) : A >= B;
+  case Op::EQ:  return A == B;
+  case Op::NE:  return A != B;
+  case Op::LAnd: return A && B;
+  case Op::LOr:  return A || B;
+  }
+  return 0;
 }
 
 LaneValue LaneValue::apply(Op O, const LaneValue &L, const LaneValue &R,
@@ -258,47 +287,14 @@ LaneValue LaneValue::apply(Op O, const LaneValue &L, const LaneValue &R,
   assert(L.size() == R.size() && "values over different thread sets");
   if (!L.isConcrete() || !R.isConcrete())
     return combineFailure(L, R);
-  std::vector<int64_t> Out(L.size());
-  for (unsigned I = 0; I < Out.size(); ++I) {
-    int64_t A = L.C[I], B = R.C[I];
-    switch (O) {
-    case Op::Div:
-    case Op::Rem:
-      if (B == 0)
-        return unknown(L.size(), "division by zero");
-      if (Unsigned)
-        Out[I] = O == Op::Div ? int64_t(uint64_t(A) / uint64_t(B))
-                              : int64_t(uint64_t(A) % uint64_t(B));
-      else if (B == -1) // INT64_MIN / -1 overflows: negate, wrapping.
-        Out[I] = O == Op::Div ? wrapMul(A, -1) : 0;
-      else
-        Out[I] = O == Op::Div ? A / B : A % B;
-      break;
-    case Op::Shl:
-      if (B < 0 || B >= 63)
-        return unknown(L.size(), "shift out of range");
-      Out[I] = int64_t(uint64_t(A) << B);
-      break;
-    case Op::Shr:
-      if (B < 0 || B >= 63)
-        return unknown(L.size(), "shift out of range");
-      Out[I] = Unsigned ? int64_t(uint64_t(A) >> B) : (A >> B);
-      break;
-    case Op::And: Out[I] = A & B; break;
-    case Op::Or:  Out[I] = A | B; break;
-    case Op::Xor: Out[I] = A ^ B; break;
-    case Op::Min: Out[I] = std::min(A, B); break;
-    case Op::Max: Out[I] = std::max(A, B); break;
-    case Op::LT:  Out[I] = Unsigned ? uint64_t(A) < uint64_t(B) : A < B; break;
-    case Op::LE:  Out[I] = Unsigned ? uint64_t(A) <= uint64_t(B) : A <= B; break;
-    case Op::GT:  Out[I] = Unsigned ? uint64_t(A) > uint64_t(B) : A > B; break;
-    case Op::GE:  Out[I] = Unsigned ? uint64_t(A) >= uint64_t(B) : A >= B; break;
-    case Op::EQ:  Out[I] = A == B; break;
-    case Op::NE:  Out[I] = A != B; break;
-    case Op::LAnd: Out[I] = A && B; break;
-    case Op::LOr:  Out[I] = A || B; break;
-    }
-  }
+  bool Failed = false;
+  Lanes Out = Lanes::zip(L.C, R.C, [&](int64_t A, int64_t B) {
+    return applyOne(O, A, B, Unsigned, Failed);
+  });
+  if (Failed)
+    return unknown(L.size(), O == Op::Div || O == Op::Rem
+                                 ? "division by zero"
+                                 : "shift out of range");
   return perThread(std::move(Out));
 }
 
@@ -316,13 +312,12 @@ LaneValue LaneValue::splitDivision(Op O, const LaneValue &L,
       return Fallback;
     Divisor = int64_t(1) << *M;
   }
-  for (int64_t C : L.C)
-    if (C < 0)
-      return Fallback;
+  if (!L.C.all([](int64_t C) { return C >= 0; }))
+    return Fallback;
   for (const auto &KV : L.A)
-    for (int64_t A : KV.second)
-      if (A % Divisor != 0 || A < 0)
-        return Fallback;
+    if (!KV.second.all(
+            [Divisor](int64_t A) { return A % Divisor == 0 && A >= 0; }))
+      return Fallback;
   // Symbols are assumed non-negative (indices, sizes and counters are).
   LaneValue Conc = perThread(L.C);
   LaneValue MV = constant(L.size(), *M);
@@ -332,10 +327,8 @@ LaneValue LaneValue::splitDivision(Op O, const LaneValue &L,
     return Fallback;
   LaneValue Out = apply(O, Conc, MV);
   for (const auto &KV : L.A) {
-    std::vector<int64_t> Co(KV.second);
-    for (int64_t &A : Co)
-      A /= Divisor;
-    Out = Out + perThread(Co) * symbol(L.size(), KV.first);
+    Lanes Co = KV.second.map([Divisor](int64_t A) { return A / Divisor; });
+    Out = Out + perThread(std::move(Co)) * symbol(L.size(), KV.first);
   }
   return Out;
 }
@@ -343,9 +336,9 @@ LaneValue LaneValue::splitDivision(Op O, const LaneValue &L,
 LaneValue LaneValue::bitNot() const {
   if (!isConcrete())
     return combineFailure(*this, *this);
+  // ~v = -1 - v keeps a Splat or Linear form.
   LaneValue Out = *this;
-  for (int64_t &V : Out.C)
-    V = ~V;
+  Out.C = Lanes::addScaled(Lanes::splat(size(), -1), C, -1);
   return Out;
 }
 
@@ -353,8 +346,7 @@ LaneValue LaneValue::logicalNot() const {
   if (!isConcrete())
     return combineFailure(*this, *this);
   LaneValue Out = *this;
-  for (int64_t &V : Out.C)
-    V = !V;
+  Out.C = C.map([](int64_t V) -> int64_t { return !V; });
   return Out;
 }
 
@@ -368,20 +360,16 @@ LaneValue LaneValue::select(const LaneValue &Cond, const LaneValue &T,
     return combineFailure(T, F);
   // Each thread takes one side's whole form, so the result stays affine.
   LaneValue Out = constant(Cond.size(), 0);
-  for (unsigned I = 0; I < Out.C.size(); ++I)
-    Out.C[I] = Cond.C[I] ? T.C[I] : F.C[I];
-  auto Take = [&](const LaneValue &Side, bool When) {
-    for (const auto &KV : Side.A) {
-      auto &Dst = Out.A[KV.first];
-      if (Dst.empty())
-        Dst.assign(Out.C.size(), 0);
-      for (unsigned I = 0; I < Dst.size(); ++I)
-        if (bool(Cond.C[I]) == When)
-          Dst[I] = KV.second[I];
-    }
-  };
-  Take(T, true);
-  Take(F, false);
+  Out.C = Lanes::select(Cond.C, T.C, F.C);
+  Lanes Zero = Lanes::splat(Cond.size(), 0);
+  for (const auto &KV : T.A) {
+    auto It = F.A.find(KV.first);
+    Out.A[KV.first] =
+        Lanes::select(Cond.C, KV.second, It == F.A.end() ? Zero : It->second);
+  }
+  for (const auto &KV : F.A)
+    if (!T.A.count(KV.first))
+      Out.A[KV.first] = Lanes::select(Cond.C, Zero, KV.second);
   Out.normalize();
   return Out;
 }
@@ -401,13 +389,17 @@ LaneValue LaneValue::truncate(unsigned Bits, bool Signed) && {
   if (hasSymbols())
     return std::move(*this);
   uint64_t Mask = (uint64_t(1) << Bits) - 1;
-  for (int64_t &V : C) {
+  // Most casts change nothing: values already in the type's range stay.
+  int64_t Lo = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
+  int64_t Hi = Signed ? int64_t(Mask >> 1) : int64_t(Mask);
+  if (C.within(Lo, Hi))
+    return std::move(*this);
+  C = C.map([Mask, Bits, Signed](int64_t V) {
     uint64_t U = uint64_t(V) & Mask;
     if (Signed && (U >> (Bits - 1)))
-      V = int64_t(U | ~Mask);
-    else
-      V = int64_t(U);
-  }
+      return int64_t(U | ~Mask);
+    return int64_t(U);
+  });
   return std::move(*this);
 }
 
@@ -421,8 +413,7 @@ LaneValue LaneValue::bind(const SymbolBinding &B) const {
       ++It;
       continue;
     }
-    for (unsigned I = 0; I < Out.C.size(); ++I)
-      Out.C[I] = wrapAdd(Out.C[I], wrapMul(It->second[I], BI->second));
+    Out.C = Lanes::addScaled(Out.C, It->second, BI->second);
     It = Out.A.erase(It);
   }
   return Out;
@@ -446,11 +437,12 @@ std::string LaneValue::str() const {
     OS << " )";
     return OS.str();
   }
-  auto Vec = [&](const std::vector<int64_t> &V) {
-    if (sameInRange(V, 0, V.size()) && !V.empty()) {
-      OS << V.front();
+  auto Vec = [&](const Lanes &L) {
+    if (auto S = L.splatValue()) {
+      OS << *S;
       return;
     }
+    std::vector<int64_t> V = L.toVector();
     OS << "[";
     for (unsigned I = 0; I < V.size(); ++I)
       OS << (I ? "," : "") << V[I];

@@ -6,7 +6,8 @@
 //
 //     v[t] = C[t] + sum_k A_k[t] * s_k
 //
-// C and A_k are concrete per-thread vectors; s_k are uniform unknowns (kernel
+// C and A_k are concrete per-thread values (Lanes: compact while they are
+// uniform or linear in the thread's coordinates); s_k are uniform unknowns (kernel
 // parameters, blockIdx, loop counters, loads from uniform addresses). This
 // keeps `lane * ld` exact: the lane vector becomes the coefficient of `ld`.
 // Operations the domain cannot hold give an unknown value with a reason, or,
@@ -19,6 +20,8 @@
 
 #ifndef SHMEM_LINT_MODEL_LANEVALUE_H
 #define SHMEM_LINT_MODEL_LANEVALUE_H
+
+#include "Lanes.h"
 
 #include <cstdint>
 #include <map>
@@ -46,6 +49,7 @@ public:
 
   static LaneValue constant(unsigned Threads, int64_t V);
   static LaneValue perThread(std::vector<int64_t> C);
+  static LaneValue perThread(Lanes C);
   static LaneValue symbol(unsigned Threads, SymbolId S);
   static LaneValue unknown(unsigned Threads, std::string Reason);
   /// A value that becomes exact once every unknown in \p Needs is bound.
@@ -63,9 +67,9 @@ public:
   int64_t residueModulus() const { return Mod; }
   const std::vector<SymbolId> &needs() const { return Needs; }
 
-  unsigned size() const { return static_cast<unsigned>(C.size()); }
-  const std::vector<int64_t> &constants() const { return C; }
-  const std::map<SymbolId, std::vector<int64_t>> &coefficients() const {
+  unsigned size() const { return C.size(); }
+  const Lanes &constants() const { return C; }
+  const std::map<SymbolId, Lanes> &coefficients() const {
     return A;
   }
   bool hasSymbols() const { return !A.empty(); }
@@ -129,8 +133,8 @@ public:
 
 private:
   Kind K = Kind::Unknown;
-  std::vector<int64_t> C;
-  std::map<SymbolId, std::vector<int64_t>> A;
+  Lanes C;
+  std::map<SymbolId, Lanes> A;
   std::vector<SymbolId> Needs;
   std::string Reason;
   int64_t Mod = 0; ///< See residueModulus().

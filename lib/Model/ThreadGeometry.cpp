@@ -77,10 +77,8 @@ unsigned ThreadGeometry::coordinate(unsigned T, unsigned Axis) const {
 }
 
 LaneValue ThreadGeometry::threadIdx(unsigned Axis) const {
-  std::vector<int64_t> V(threads());
-  for (unsigned T = 0; T < V.size(); ++T)
-    V[T] = coordinate(T, Axis);
-  return LaneValue::perThread(std::move(V));
+  return LaneValue::perThread(Lanes::linear(threads(), Block.X, Block.Y, 0,
+                                            Axis == 0, Axis == 1, Axis == 2));
 }
 
 LaneValue ThreadGeometry::blockDim(unsigned Axis) const {
@@ -89,24 +87,23 @@ LaneValue ThreadGeometry::blockDim(unsigned Axis) const {
 }
 
 LaneValue ThreadGeometry::linearId() const {
-  std::vector<int64_t> V(threads());
-  for (unsigned T = 0; T < V.size(); ++T)
-    V[T] = T;
-  return LaneValue::perThread(std::move(V));
+  return LaneValue::perThread(Lanes::linear(threads(), Block.X, Block.Y, 0, 1,
+                                            Block.X,
+                                            int64_t(Block.X) * Block.Y));
 }
 
 LaneValue ThreadGeometry::laneId() const {
   std::vector<int64_t> V(threads());
   for (unsigned T = 0; T < V.size(); ++T)
     V[T] = T % WarpSize;
-  return LaneValue::perThread(std::move(V));
+  return LaneValue::perThread(Lanes::values(std::move(V), Block.X, Block.Y));
 }
 
 LaneValue ThreadGeometry::warpId() const {
   std::vector<int64_t> V(threads());
   for (unsigned T = 0; T < V.size(); ++T)
     V[T] = T / WarpSize;
-  return LaneValue::perThread(std::move(V));
+  return LaneValue::perThread(Lanes::values(std::move(V), Block.X, Block.Y));
 }
 
 std::string ThreadGeometry::describeThread(unsigned T) const {

@@ -55,9 +55,9 @@ namespace {
 
 // Wrapping 64-bit arithmetic: what the concrete side computes. The model
 // claims exactness over 64-bit integers.
-int64_t wrapAdd(int64_t A, int64_t B) { return int64_t(uint64_t(A) + uint64_t(B)); }
-int64_t wrapSub(int64_t A, int64_t B) { return int64_t(uint64_t(A) - uint64_t(B)); }
-int64_t wrapMul(int64_t A, int64_t B) { return int64_t(uint64_t(A) * uint64_t(B)); }
+int64_t refAdd(int64_t A, int64_t B) { return int64_t(uint64_t(A) + uint64_t(B)); }
+int64_t refSub(int64_t A, int64_t B) { return int64_t(uint64_t(A) - uint64_t(B)); }
+int64_t refMul(int64_t A, int64_t B) { return int64_t(uint64_t(A) * uint64_t(B)); }
 
 /// One sub-expression: the model's value and the concrete per-thread values.
 struct Node {
@@ -243,9 +243,9 @@ public:
       uint64_t UA = uint64_t(A), UB = uint64_t(B);
       int64_t V = 0;
       switch (K) {
-      case 0: V = wrapAdd(A, B); break;
-      case 1: V = wrapSub(A, B); break;
-      case 2: V = wrapMul(A, B); break;
+      case 0: V = refAdd(A, B); break;
+      case 1: V = refSub(A, B); break;
+      case 2: V = refMul(A, B); break;
       case 3: case 4:
         if (B == 0) {
           Out.Exact = false;
@@ -254,7 +254,7 @@ public:
         if (Unsigned)
           V = int64_t(K == 3 ? UA / UB : UA % UB);
         else if (B == -1) // INT64_MIN / -1 wraps.
-          V = K == 3 ? wrapSub(0, A) : 0;
+          V = K == 3 ? refSub(0, A) : 0;
         else
           V = K == 3 ? A / B : A % B;
         break;
@@ -300,7 +300,7 @@ public:
       Out.Model = -S.Model;
       Out.Text = "-" + S.Text;
       for (size_t T = 0; T < S.Ref.size(); ++T)
-        Out.Ref[T] = wrapSub(0, S.Ref[T]);
+        Out.Ref[T] = refSub(0, S.Ref[T]);
       break;
     case 1:
       Out.Model = S.Model.bitNot();
@@ -388,7 +388,7 @@ void checkValue(const Node &N, const ThreadGeometry &G,
            V.str() + " gives " + std::to_string(V.evaluate(T, B)) +
            ", concrete " + std::to_string(N.Ref[T]));
   LaneValue Bound = V.bind(B);
-  if (!Bound.isConcrete() || Bound.constants() != N.Ref)
+  if (!Bound.isConcrete() || Bound.constants().toVector() != N.Ref)
     fail(N.Text + ": bind() differs from the concrete values");
   if (V.isUniform())
     for (int64_t X : N.Ref)
@@ -605,7 +605,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Off.Exact = Index.Exact;
   Off.Ref.resize(G.threads());
   for (unsigned T = 0; T < G.threads(); ++T)
-    Off.Ref[T] = wrapAdd(BaseBytes, wrapMul(Index.Ref[T], Width));
+    Off.Ref[T] = refAdd(BaseBytes, refMul(Index.Ref[T], Width));
   checkValue(Off, G, Build.Binding);
   checkBanks(Off, Active, G, Build.Binding, Width, Op);
   return 0;
