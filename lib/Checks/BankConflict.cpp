@@ -163,20 +163,53 @@ private:
     // same wavefronts and degrees. Only the first is evaluated (a later one
     // never replaces it as the worst: that takes strictly more wavefronts).
     const int64_t Unit = std::max<int64_t>(4, A.Width);
+    auto Residue = [Unit](int64_t V) { return ((V % Unit) + Unit) % Unit; };
     std::unordered_set<std::vector<int64_t>, SignatureHash> Seen;
     std::vector<int64_t> Sig;
+    // When the offset is stored Splat or Linear over the block's shape, a
+    // warp's signature is fixed by its first thread's x, where (if at all)
+    // the warp crosses into the next z plane, its active lanes and the
+    // first active lane's residues: the differences between lanes are
+    // strides times coordinate differences, and those depend only on where
+    // x and y wrap. Warps that agree on this short key are skipped without
+    // building their signature.
+    auto Compact = [&](const Lanes &L) {
+      return L.form() == Lanes::Form::Splat ||
+             (L.form() == Lanes::Form::Linear &&
+              L.shapeX() == G.block().X && L.shapeY() == G.block().Y);
+    };
+    bool ShortKeys = Compact(Off.constants());
+    for (const auto &KV : Off.coefficients())
+      ShortKeys = ShortKeys && Compact(KV.second);
+    std::unordered_set<std::vector<int64_t>, SignatureHash> SeenShort;
+    std::vector<int64_t> Short;
+    std::vector<unsigned> ActiveLanes;
     for (unsigned W = 0; W < G.warps(); ++W) {
       unsigned B = G.warpBegin(W), E = G.warpEnd(W);
-      std::vector<unsigned> ActiveLanes;
+      ActiveLanes.clear();
       for (unsigned L = B; L < E; ++L)
         if (A.Active[L])
           ActiveLanes.push_back(L);
       if (ActiveLanes.size() < 2)
         continue;
       unsigned First = ActiveLanes[0];
+      if (ShortKeys) {
+        uint64_t Plane = uint64_t(G.block().X) * G.block().Y;
+        int64_t InPlane = int64_t(B % Plane);
+        bool Crosses = uint64_t(InPlane) + (E - B) > Plane;
+        Short.assign({int64_t(G.coordinate(B, 0)), Crosses ? InPlane : -1,
+                      int64_t(E - B)});
+        for (unsigned L : ActiveLanes)
+          Short.push_back(L - B);
+        Short.push_back(Residue(Off.constants()[First]));
+        for (const auto &KV : Off.coefficients())
+          Short.push_back(Residue(KV.second[First]));
+        if (!SeenShort.insert(Short).second)
+          continue;
+      }
       Sig.clear();
       auto Relative = [&](const Lanes &V) {
-        Sig.push_back(((V[First] % Unit) + Unit) % Unit);
+        Sig.push_back(Residue(V[First]));
         for (unsigned L : ActiveLanes)
           Sig.push_back(V[L] - V[First]);
       };
