@@ -319,12 +319,23 @@ private:
   /// Record whether a branch splits the active threads (see
   /// KernelTrace::UniformBranch): its condition must be the same affine
   /// form in every active thread, every time the branch is walked.
+  /// Keep active only the threads where the concrete \p Cond is \p Sense.
+  void narrowActive(const LaneValue &Cond, bool Sense) {
+    Cond.constants().forEach([&](unsigned I, int64_t C) {
+      Active[I] = Active[I] && (bool(C) == Sense);
+    });
+  }
+
   void noteBranch(const Stmt *S, const LaneValue &Cond) {
     if (!Recording || !S)
       return;
     bool Uniform = Cond.isAffine();
+    // The same form in every thread, let alone every active one.
+    bool AllSplat = Cond.constants().form() == Lanes::Form::Splat;
+    for (const auto &KV : Cond.coefficients())
+      AllSplat = AllSplat && KV.second.form() == Lanes::Form::Splat;
     int First = -1;
-    for (unsigned I = 0; I < N && Uniform; ++I) {
+    for (unsigned I = 0; I < N && Uniform && !AllSplat; ++I) {
       if (!Active[I])
         continue;
       if (First < 0) {
@@ -1135,8 +1146,7 @@ private:
   Value evalUnder(const Expr *E, const LaneValue &Cond, bool Sense) {
     std::vector<char> Saved = Active;
     if (Cond.isConcrete())
-      for (unsigned I = 0; I < N; ++I)
-        Active[I] = Active[I] && (bool(Cond.constants()[I]) == Sense);
+      narrowActive(Cond, Sense);
     Value V = eval(E);
     Active = Saved;
     return V;
@@ -2022,8 +2032,7 @@ private:
       Active = Entry;
       ActiveApprox = EntryApprox;
       if (Cond.isConcrete()) {
-        for (unsigned I = 0; I < N; ++I)
-          Active[I] = Active[I] && (bool(Cond.constants()[I]) == Sense);
+        narrowActive(Cond, Sense);
       } else if (!Cond.isUniform()) {
         // Thread-dependent but not computable: some subset runs the branch.
         ActiveApprox = true;
@@ -2441,8 +2450,7 @@ private:
       LaneValue C = eval(Cond).Int;
       noteBranch(L, C);
       if (C.isConcrete()) {
-        for (unsigned I = 0; I < N; ++I)
-          Active[I] = Active[I] && C.constants()[I];
+        narrowActive(C, true);
       } else if (!C.isUniform()) {
         // Trip count varies by thread in a way we can't compute: some
         // threads may have left. Accesses still count every entering thread.

@@ -26,6 +26,7 @@
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 using namespace clang;
@@ -105,10 +106,11 @@ public:
     std::vector<const Expr *> Order;
     std::map<const Expr *, WarpVerdict> Enumerated = enumerateUniforms();
     Degrees.assign(K.Trace.Accesses.size(), 0);
+    WarpMemo Memo;
     for (const SharedAccess &A : K.Trace.Accesses) {
       if (A.Kind == AccessKind::Atomic)
         continue;
-      WarpVerdict V = worstWarp(A, K.Trace);
+      WarpVerdict V = worstWarp(A, K.Trace, &Memo);
       Degrees[&A - K.Trace.Accesses.data()] = V.Valid ? V.Result.degree() : 1;
       if (!V.Valid) {
         auto EI = Enumerated.find(A.E);
@@ -150,8 +152,67 @@ private:
     return A.Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
   }
 
-  /// The worst warp of the block for one access.
-  WarpVerdict worstWarp(const SharedAccess &A, const KernelTrace &T) {
+  /// worstWarp's answers for the accesses of one trace, by offset up to a
+  /// shift. An access whose offset is another's moved by the same multiple
+  /// of the access unit in every thread (the same expression in the next
+  /// unrolled iteration: `tile[ty + j][tx]` for j = 0, 8, 16, 24) has, in
+  /// every warp and for every value of the unknowns, the same wavefronts up
+  /// to a rotation of the banks: the same worst warp and assignment, its
+  /// addresses moved by the shift. Lives no longer than its trace.
+  struct WarpMemo {
+    struct Entry {
+      LaneValue Key; ///< The offset less Shift.
+      int64_t Shift;
+      unsigned Width;
+      AccessOp Op;
+      const std::vector<char> *Active;
+      WarpVerdict Verdict;
+    };
+    std::unordered_multimap<size_t, Entry> Entries;
+  };
+
+  /// The worst warp of the block for one access; \p Memo (for accesses of
+  /// \p T only) answers repeats up to a shift without a search.
+  WarpVerdict worstWarp(const SharedAccess &A, const KernelTrace &T,
+                        WarpMemo *Memo = nullptr) {
+    const LaneValue &Off = A.Address.Offset;
+    if (!Memo || !Off.isAffine() || Off.size() == 0)
+      return searchWorstWarp(A, T);
+    // Shift the offset so that thread 0's constant lies in [0, unit).
+    const int64_t Unit = std::max<int64_t>(4, A.Width);
+    int64_t C0 = Off.constants()[0];
+    int64_t Shift = wrapSub(C0, ((C0 % Unit) + Unit) % Unit);
+    LaneValue Key = Off - LaneValue::constant(Off.size(), Shift);
+    const Lanes &KC = Key.constants();
+    unsigned Last = Key.size() - 1;
+    size_t H = llvm::hash_combine(KC[0], KC[Last], KC[Last / 2], A.Width,
+                                  unsigned(opOf(A)));
+    for (const auto &KV : Key.coefficients())
+      H = llvm::hash_combine(H, KV.first, KV.second[0], KV.second[Last]);
+    auto [Lo, Hi] = Memo->Entries.equal_range(H);
+    for (auto It = Lo; It != Hi; ++It) {
+      const WarpMemo::Entry &E = It->second;
+      if (E.Width != A.Width || E.Op != opOf(A) || !(E.Key == Key) ||
+          !(*E.Active == A.Active))
+        continue;
+      WarpVerdict V = E.Verdict;
+      int64_t Delta = wrapSub(Shift, E.Shift);
+      if (V.Valid && Delta != 0) {
+        for (std::optional<int64_t> &X : V.Addr)
+          if (X)
+            *X = wrapAdd(*X, Delta);
+        V.Result = Model.analyze(V.Addr, A.Width, opOf(A));
+      }
+      return V;
+    }
+    WarpVerdict V = searchWorstWarp(A, T);
+    Memo->Entries.emplace(
+        H, WarpMemo::Entry{std::move(Key), Shift, A.Width, opOf(A), &A.Active, V});
+    return V;
+  }
+
+  /// worstWarp, searching every warp.
+  WarpVerdict searchWorstWarp(const SharedAccess &A, const KernelTrace &T) {
     WarpVerdict Worst;
     const LaneValue &Off = A.Address.Offset;
     if (!Off.isAffine())
@@ -342,10 +403,11 @@ private:
         KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts,
                                     nullptr, &Pins);
         std::map<const Expr *, WarpVerdict> W;
+        WarpMemo Memo;
         for (const SharedAccess &A : T.Accesses) {
           if (!Exprs.count(A.E) || A.Kind == AccessKind::Atomic)
             continue;
-          WarpVerdict V = worstWarp(A, T);
+          WarpVerdict V = worstWarp(A, T, &Memo);
           if (!V.Valid || V.Conditional) {
             Failed.insert(A.E);
             continue;
@@ -515,13 +577,14 @@ private:
   std::map<std::pair<const Expr *, AccessKind>, unsigned>
   degreesOf(const KernelTrace &T, const VarDecl *V) {
     std::map<std::pair<const Expr *, AccessKind>, unsigned> D;
+    WarpMemo Memo;
     for (const SharedAccess &A : T.Accesses)
       if (A.Address.Base == V && A.Kind != AccessKind::Atomic) {
         unsigned Degree;
         if (&T == &K.Trace) {
           Degree = Degrees[&A - T.Accesses.data()];
         } else {
-          WarpVerdict W = worstWarp(A, T);
+          WarpVerdict W = worstWarp(A, T, &Memo);
           Degree = W.Valid ? W.Result.degree() : 1u;
         }
         unsigned &Cur = D[{A.E, A.Kind}];
