@@ -306,7 +306,7 @@ def main(argv):
     print("```")
     print(open(os.path.join(out, "machine.txt")).read().rstrip())
     print("```\n")
-    main_names = [n for n in ["tu200", "heavy"] if n in rows]
+    main_names = [n for n in ["tu200", "tu200tk", "heavy"] if n in rows]
     if main_names:
         print("## Benchmark TU and heavy headers (CPU seconds, user+sys)\n")
         print(main_table([rows[n] for n in main_names]))
