@@ -89,6 +89,20 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
 
+  /// Declarations in system headers are not entered: runChecks analyses no
+  /// kernel there, and a system header cannot name a user's kernel to
+  /// launch it. With the CUDA toolkit's headers this skips thousands of
+  /// inline functions, most of the translation unit.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D)) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      SourceLocation L = D->getLocation();
+      if (L.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(L)))
+        return true;
+    }
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
   std::vector<const FunctionDecl *> Kernels;
   llvm::DenseMap<const FunctionDecl *, std::vector<BlockShape>> Launches;
 
