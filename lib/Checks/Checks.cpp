@@ -69,6 +69,13 @@ FindingNote kernelCallNote(const KernelContext &K, SourceLocation Call) {
   return {Call, "in the call from kernel '" + K.DisplayName + "'"};
 }
 
+void addInstantiationNote(const KernelContext &K,
+                          std::vector<FindingNote> &Notes) {
+  if (K.Kernel->isTemplateInstantiation())
+    Notes.push_back({K.Kernel->getLocation(),
+                     "in instantiation '" + K.DisplayName + "'"});
+}
+
 FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail) {
   std::string S = "analysed for a block of " + K.Trace.Geometry.block().str() +
                   " threads (" + K.Trace.GeometrySource + ")" + Detail.str();

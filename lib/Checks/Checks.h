@@ -69,6 +69,11 @@ struct RunStats {
 /// "in the call from kernel 'k'" at the call through which the access was
 /// reached (\p Call, the outermost one)...
 FindingNote kernelCallNote(const KernelContext &K, clang::SourceLocation Call);
+/// ... "in instantiation 'k<32>'" at the kernel when it is an instantiation
+/// of a template, whose body every instantiation shares (not for an
+/// explicit specialization: its body is its own, the location says it)...
+void addInstantiationNote(const KernelContext &K,
+                          std::vector<FindingNote> &Notes);
 /// ... and "analysed for a block of 32x8 threads (launch at k.cu:40)" at
 /// the kernel, with \p Detail after the parenthesis and, when the shape
 /// was assumed, how to state it.

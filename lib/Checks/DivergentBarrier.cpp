@@ -1067,9 +1067,7 @@ private:
     }
     if (!Chain.empty())
       F.Notes.push_back(kernelCallNote(K, Chain.front()->getBeginLoc()));
-    if (K.Kernel->isTemplateInstantiation())
-      F.Notes.push_back({K.Kernel->getLocation(),
-                         "in instantiation '" + K.DisplayName + "'"});
+    addInstantiationNote(K, F.Notes);
     if (UsedMask)
       F.Notes.push_back(blockShapeNote(K));
   }

@@ -528,10 +528,7 @@ private:
                     "' through the same index formula"});
     if (!L.CallStack.empty())
       F.Notes.push_back(kernelCallNote(K, L.CallStack.front()->getExprLoc()));
-    if (K.Kernel->isTemplateInstantiation() ||
-        K.Kernel->getTemplateSpecializationInfo())
-      F.Notes.push_back({K.Kernel->getLocation(),
-                         "in instantiation '" + K.DisplayName + "'"});
+    addInstantiationNote(K, F.Notes);
     F.Notes.push_back(blockShapeNote(K));
     F.Weight = LV.Mismatched;
     Sink.report(F);

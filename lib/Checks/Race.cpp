@@ -56,9 +56,7 @@ public:
                                  E.CallStack.front() != L.CallStack.front()))
       F.Notes.push_back({E.CallStack.front()->getExprLoc(),
                          "the conflicting " + noun(E) + " is in this call"});
-    if (K.Kernel->isTemplateInstantiation())
-      F.Notes.push_back({K.Kernel->getLocation(),
-                         "in instantiation '" + K.DisplayName + "'"});
+    addInstantiationNote(K, F.Notes);
     F.Notes.push_back(blockShapeNote(K));
     Sink.report(F);
   }

@@ -840,10 +840,7 @@ private:
 
     if (!A.CallStack.empty())
       F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
-    if (K.Kernel->isTemplateInstantiation() ||
-        K.Kernel->getTemplateSpecializationInfo())
-      F.Notes.push_back({K.Kernel->getLocation(),
-                         "in instantiation '" + K.DisplayName + "'"});
+    addInstantiationNote(K, F.Notes);
     F.Notes.push_back(blockShapeNote(
         K, ", with '" + Name +
                "' 256-byte aligned and offsets the same in every lane taken "

@@ -94,8 +94,22 @@ template <int LD> __global__ void templ(float *out) {
   __shared__ float t[32 * LD];
   out[0] = t[threadIdx.x * LD];
 // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0 (32 wavefronts instead of 1){{.*}} [shmem-bank-conflict]
-// CHECK-UNCOND: :[[@LINE-2]]:12: warning: 32-way
-// CHECK-MIN8: :[[@LINE-3]]:12: warning: 32-way
+// The finding names the instantiation: every one shares this body.
+// CHECK-MESSAGES: :[[@LINE-5]]:35: note: in instantiation 'templ<32>'
+// CHECK-UNCOND: :[[@LINE-4]]:12: warning: 32-way
+// CHECK-MIN8: :[[@LINE-5]]:12: warning: 32-way
+}
+// An explicit specialization has a body of its own, which its location
+// names: no instantiation note.
+template <int LD> __global__ void spec(float *out);
+template <> __global__ void spec<32>(float *out) {
+  __shared__ float t[32 * 32];
+  out[0] = t[threadIdx.x * 32];
+// CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0 {{.*}} [shmem-bank-conflict]
+// CHECK-MESSAGES-NOT: note: in instantiation 'spec
+// CHECK-MESSAGES: :[[@LINE-5]]:29: note: analysed for a block of 32 threads
+// CHECK-UNCOND: :[[@LINE-4]]:12: warning: 32-way
+// CHECK-MIN8: :[[@LINE-5]]:12: warning: 32-way
 }
 __global__ void bytes(char *out) {
   __shared__ char c[128];
@@ -120,6 +134,7 @@ int main() {
   aos<<<1, 32>>>(nullptr);
   templ<32><<<1, 32>>>(nullptr);
   templ<33><<<1, 32>>>(nullptr);
+  spec<32><<<1, 32>>>(nullptr);
   bytes<<<1, 32>>>(nullptr);
   swizzled<<<1, 32>>>(nullptr, 3);
   dataDependent<<<1, 32>>>(nullptr, nullptr);
