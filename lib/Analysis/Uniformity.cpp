@@ -175,12 +175,52 @@ struct FunctionSkeleton {
   /// By block ID: the local variables the block may assign.
   std::vector<llvm::SmallVector<const VarDecl *, 4>> DefsOfBlock;
   llvm::BitVector Returns;
+  /// The statement whose end ends each local's scope: the compound
+  /// statement that declares it, or the for, if, while or switch whose
+  /// init or condition does. Parameters have none.
+  llvm::DenseMap<const VarDecl *, const Stmt *> ScopeOf;
+  /// By block ID: the scopes open at the block's first statement; blocks
+  /// with none known (empty, synthetic) have PruneAt unset.
+  std::vector<llvm::SmallPtrSet<const Stmt *, 8>> OpenScopes;
+  llvm::BitVector PruneAt;
 
   static constexpr unsigned Unreachable = ~0u;
   bool reachable(const CFGBlock *B) const {
     return RPOIndex[B->getBlockID()] != Unreachable;
   }
 };
+
+/// Statements whose end ends the scope of the variables they declare.
+static bool opensScope(const Stmt *S) {
+  return isa<CompoundStmt, ForStmt, CXXForRangeStmt, IfStmt, WhileStmt,
+             SwitchStmt>(S);
+}
+
+/// FunctionSkeleton::ScopeOf for every variable declared in \p S, whose
+/// innermost enclosing scope statement is \p Scope.
+static void collectScopes(const Stmt *S, const Stmt *Scope,
+                          llvm::DenseMap<const VarDecl *, const Stmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return; // A lambda's locals belong to its own function.
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        Out.try_emplace(V, Scope);
+  const VarDecl *CondVar = nullptr;
+  if (const auto *I = dyn_cast<IfStmt>(S))
+    CondVar = I->getConditionVariable();
+  else if (const auto *W = dyn_cast<WhileStmt>(S))
+    CondVar = W->getConditionVariable();
+  else if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    CondVar = Sw->getConditionVariable();
+  else if (const auto *Fo = dyn_cast<ForStmt>(S))
+    CondVar = Fo->getConditionVariable();
+  if (CondVar)
+    Out.try_emplace(CondVar, S);
+  const Stmt *Inner = opensScope(S) ? S : Scope;
+  for (const Stmt *C : S->children())
+    collectScopes(C, Inner, Out);
+}
 
 /// A local variable of the function being analysed that the dataflow
 /// tracks: automatic storage, not shared memory.
@@ -439,6 +479,26 @@ static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
 
   S->DefsOfBlock.resize(N);
   S->Returns.resize(N);
+  collectScopes(Body, nullptr, S->ScopeOf);
+  S->OpenScopes.resize(N);
+  S->PruneAt.resize(N);
+  for (const CFGBlock *B : S->RPO) {
+    // The first statement the parent map knows (the CFG's own split
+    // declarations it does not), and the scopes around it.
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *St = CS->getStmt();
+      if (St != Body && !S->Parents->getParent(St))
+        continue;
+      for (const Stmt *X = St; X; X = S->Parents->getParent(X))
+        if (opensScope(X))
+          S->OpenScopes[B->getBlockID()].insert(X);
+      S->PruneAt.set(B->getBlockID());
+      break;
+    }
+  }
   for (const CFGBlock *B : S->RPO) {
     for (const CFGElement &E : *B) {
       auto CS = E.getAs<CFGStmt>();
@@ -1826,8 +1886,35 @@ private:
   }
 
   /// The state on entry to \p B: its predecessors' states merged, then the
-  /// variables assigned under divergent branches that join here raised.
+  /// variables assigned under divergent branches that join here raised,
+  /// less the locals whose scope has ended (see pruneOutOfScope).
   State entryState(const CFGBlock *B) {
+    State In = joinedEntryState(B);
+    if (In.Reached)
+      pruneOutOfScope(B, In);
+    return In;
+  }
+
+  /// Locals whose scope \p B is not in cannot be read there or after it
+  /// until their declaration runs again: drop them. Without this every
+  /// state carries every local declared so far, and a long kernel of
+  /// scoped blocks costs O(blocks x locals).
+  void pruneOutOfScope(const CFGBlock *B, State &In) {
+    unsigned ID = B->getBlockID();
+    if (!Sk.PruneAt.test(ID))
+      return;
+    const auto &Open = Sk.OpenScopes[ID];
+    llvm::SmallVector<const VarDecl *, 8> Dead;
+    for (const auto &KV : In.Vars) {
+      auto It = Sk.ScopeOf.find(KV.first);
+      if (It != Sk.ScopeOf.end() && !Open.count(It->second))
+        Dead.push_back(KV.first);
+    }
+    for (const VarDecl *V : Dead)
+      In.Vars.erase(V);
+  }
+
+  State joinedEntryState(const CFGBlock *B) {
     State In;
     if (B == &Sk.Cfg->getEntry()) {
       In.Reached = true;

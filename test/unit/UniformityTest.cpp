@@ -269,6 +269,39 @@ TEST(Uniformity, Loops) {
             (std::vector<L>{Grid, Grid, Vary, Vary}));
 }
 
+TEST(Uniformity, ScopedLocals) {
+  // Locals leave the dataflow state where their scope ends. Variables
+  // declared by a for, if or switch header live through the whole
+  // statement, inner blocks included; a local of a loop body is a fresh
+  // variable in every iteration.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(int n) {
+      for (int t = threadIdx.x; t < n; t += 32) {
+        { int z = n; probe(z); }
+        probe(t);
+      }
+      if (int q = threadIdx.x % 32; q < n) {
+        { int z = 0; probe(z); }
+        probe(q);
+      }
+      switch (int w = threadIdx.x / 32) {
+      case 0: { int z = 1; probe(z); } probe(w); break;
+      default: break;
+      }
+      for (int i = 0; i < n; ++i) {
+        int c = i;
+        probe(c);   // Fresh each iteration: not the last one's threadIdx.x.
+        int e;
+        if (threadIdx.x < 5) e = 1; else e = 2;
+        probe(e);
+        c = threadIdx.x;
+        probe(c);
+      }
+    })cu"),
+            (std::vector<L>{Grid, Vary, Grid, Vary, Grid, Warp, Grid, Vary,
+                            Vary}));
+}
+
 TEST(Uniformity, Callees) {
   EXPECT_EQ(probe(R"cu(
     __device__ unsigned lane() { return threadIdx.x % 32; }
