@@ -7,15 +7,25 @@
 # (the analysis) against clang's front end: use it to compare builds, the
 # CPU-time tables of run.sh to compare with clang.
 #
-#   bench/perf/instructions.sh [--build DIR] FILE [CALLGRIND_OUT_DIR]
+#   bench/perf/instructions.sh [--build DIR] [--toolkit DIR] FILE [CALLGRIND_OUT_DIR]
+#
+# --toolkit DIR parses FILE with that CUDA toolkit's headers (as run.sh does
+# for tu200tk and the heavy file) instead of shmem-lint's own header.
 #
 # Valgrind 3.19 cannot read the DWARF 5 debug information clang 22 writes,
 # so the shmem-lint binaries are copied without it (symbols stay).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="$HERE/../../build"
-if [ "${1:-}" = --build ]; then BUILD="$2"; shift 2; fi
-F="${1:?usage: instructions.sh [--build DIR] FILE [OUT_DIR]}"
+TOOLKIT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD="$2"; shift 2 ;;
+    --toolkit) TOOLKIT="$2"; shift 2 ;;
+    *) break ;;
+  esac
+done
+F="${1:?usage: instructions.sh [--build DIR] [--toolkit DIR] FILE [OUT_DIR]}"
 OUT="${2:-$(mktemp -d)}"
 command -v valgrind >/dev/null || { echo "instructions.sh: no valgrind (apt-get install -y valgrind)" >&2; exit 2; }
 TIDY="${TIDY:-clang-tidy-22}"
@@ -26,6 +36,11 @@ objcopy --strip-debug "$COPY/bin/shmem-lint"
 objcopy --strip-debug "$COPY/lib/shmem-lint/shmem-lint-tidy.so"
 LINT="$COPY/bin/shmem-lint"
 read -r -a CUDA_FLAGS <<<"$("$LINT" --print-cuda-flags)"
+LINT_CUDA=(--cuda-path=none)
+if [ -n "$TOOLKIT" ]; then
+  CUDA_FLAGS=("--cuda-path=$TOOLKIT" -isystem "$TOOLKIT/include/cccl")
+  LINT_CUDA=("--cuda-path=$TOOLKIT")
+fi
 PLUGIN="$("$LINT" --print-tidy-plugin)"
 DEV=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -Wno-unknown-cuda-version -w)
 mkdir -p "$OUT"
@@ -41,5 +56,5 @@ count() { # NAME COMMAND...
 count tidy-no-check "$TIDY" --config={} '--checks=-*,objc-forbidden-subclassing' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
 count tidy-bank-conflict "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-bank-conflict' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
 count tidy-shmem "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-*' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
-count driver "$LINT" --no-config --no-progress --cuda-path=none "$F"
+count driver "$LINT" --no-config --no-progress "${LINT_CUDA[@]}" "$F"
 echo "callgrind files: $OUT (callgrind_annotate --inclusive=yes FILE)"
