@@ -198,9 +198,8 @@ LaneValue LaneValue::addScaled(const LaneValue &L, const LaneValue &R,
   LaneValue Out = L;
   Out.C = Lanes::addScaled(L.C, R.C, F);
   for (const auto &KV : R.A) {
-    auto [It, New] = Out.A.try_emplace(KV.first);
-    It->second = New ? Lanes::mul(Lanes::splat(Out.size(), F), KV.second)
-                     : Lanes::addScaled(It->second, KV.second, F);
+    auto It = Out.A.try_emplace(KV.first, Lanes::splat(Out.size(), 0)).first;
+    It->second = Lanes::addScaled(It->second, KV.second, F);
   }
   Out.normalize();
   return Out;

@@ -53,31 +53,7 @@ Lanes Lanes::values(std::vector<int64_t> Vals, unsigned Dx, unsigned Dy) {
     uint64_t Plane = uint64_t(Dx) * Dy;
     int64_t Sz = N > Plane ? wrapSub(Vals[Plane], V0) : 0;
     Lanes L = linear(N, Dx, Dy, V0, Sx, Sy, Sz);
-    bool Same = true;
-    unsigned T = 0;
-    // Stop at the first difference: forEach has no early exit, so walk
-    // the form by hand.
-    unsigned X = 0, Y = 0;
-    int64_t Row = V0, Cur = V0;
-    for (T = 0; T < N; ++T) {
-      if (Cur != Vals[T]) {
-        Same = false;
-        break;
-      }
-      if (++X < Dx) {
-        Cur = wrapAdd(Cur, L.Sx);
-        continue;
-      }
-      X = 0;
-      if (++Y < Dy) {
-        Row = wrapAdd(Row, L.Sy);
-      } else {
-        Y = 0;
-        Row = wrapAdd(wrapAdd(Row, wrapMul(L.Sy, -int64_t(Dy - 1))), L.Sz);
-      }
-      Cur = Row;
-    }
-    if (Same)
+    if (L.forEachWhile([&](unsigned T, int64_t X) { return X == Vals[T]; }))
       return L;
   }
   Lanes L;

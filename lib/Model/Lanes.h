@@ -90,22 +90,33 @@ public:
   /// Calls \p Fn(thread, value) for every thread in order; O(1) per thread
   /// in every form.
   template <typename Fn> void forEach(Fn &&Fn_) const {
+    forEachWhile([&](unsigned T, int64_t X) {
+      Fn_(T, X);
+      return true;
+    });
+  }
+  /// forEach until \p Fn returns false; false when it did.
+  template <typename Fn> bool forEachWhile(Fn &&Fn_) const {
     switch (F) {
     case Form::Splat:
       for (unsigned T = 0; T < N; ++T)
-        Fn_(T, V);
-      return;
+        if (!Fn_(T, V))
+          return false;
+      return true;
     case Form::Explicit:
       for (unsigned T = 0; T < N; ++T)
-        Fn_(T, (*Data)[T]);
-      return;
+        if (!Fn_(T, (*Data)[T]))
+          return false;
+      return true;
     case Form::Linear:
       break;
     }
+    // Step through the coordinates instead of dividing per thread.
     unsigned X = 0, Y = 0;
     int64_t Row = V, Cur = V;
     for (unsigned T = 0; T < N; ++T) {
-      Fn_(T, Cur);
+      if (!Fn_(T, Cur))
+        return false;
       if (++X < Dx) {
         Cur = wrapAdd(Cur, Sx);
         continue;
@@ -119,16 +130,13 @@ public:
       }
       Cur = Row;
     }
+    return true;
   }
   /// \p Pred holds for every thread's value.
   template <typename Pred> bool all(Pred &&P) const {
     if (F == Form::Splat)
       return N == 0 || P(V);
-    bool Ok = true;
-    // forEach has no early exit; the forms that reach here are rare
-    // enough in the callers (range checks on casts) not to need one.
-    forEach([&](unsigned, int64_t X) { Ok = Ok && P(X); });
-    return Ok;
+    return forEachWhile([&](unsigned, int64_t X) { return bool(P(X)); });
   }
 
   /// L + F * R, O(1) unless a side is Explicit or the shapes differ.
