@@ -100,13 +100,16 @@ cp "$OUT/src/tu200.cu" "$OUT/src/tu200tk.cu"
   echo "runs: $RUNS, rounds: $ROUNDS${ONLY:+, only: $ONLY}"
 } >"$OUT/machine.txt"
 
+# Files parsed with the toolkit's headers rather than shmem-lint's own.
+uses_toolkit() { [[ "$1" == heavy* || "$1" == tu200tk ]]; }
+
 # The commands for one file. The heavy file uses the toolkit's headers as the
 # driver does with --cuda-path=DIR (CUDA 12.8+/13 keep CUB and Thrust under
 # include/cccl, which clang does not add by itself).
 commands() {
   local f="$1" name="$2"
   local -a flags lintargs
-  if [[ "$name" == heavy* || "$name" == tu200tk ]]; then
+  if uses_toolkit "$name"; then
     flags=("--cuda-path=$CUDA_HOME" -isystem "$CUDA_HOME/include/cccl")
     lintargs=("--cuda-path=$CUDA_HOME" "$f")
   else
@@ -168,7 +171,7 @@ FILES=()
 for f in $(ls "$OUT"/src/*.cu | sort -V); do
   name="$(basename "$f" .cu)"
   [ -n "$ONLY" ] && ! [[ "$name" =~ $ONLY ]] && continue
-  if [[ "$name" == heavy* || "$name" == tu200tk ]]; then
+  if uses_toolkit "$name"; then
     [ "$HEAVY" = 1 ] && [ -f "$CUDA_HOME/include/cuda_runtime.h" ] &&
       [ -d "$CUDA_HOME/include/cccl/cub" ] || { echo "skip $name (no toolkit with CCCL at $CUDA_HOME)"; continue; }
   fi

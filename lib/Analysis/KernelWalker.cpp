@@ -316,9 +316,6 @@ private:
                       Loops.empty() ? nullptr : Loops.back()));
   }
 
-  /// Record whether a branch splits the active threads (see
-  /// KernelTrace::UniformBranch): its condition must be the same affine
-  /// form in every active thread, every time the branch is walked.
   /// Keep active only the threads where the concrete \p Cond is \p Sense.
   void narrowActive(const LaneValue &Cond, bool Sense) {
     Cond.constants().forEach([&](unsigned I, int64_t C) {
@@ -326,6 +323,9 @@ private:
     });
   }
 
+  /// Record whether a branch splits the active threads (see
+  /// KernelTrace::UniformBranch): its condition must be the same affine
+  /// form in every active thread, every time the branch is walked.
   void noteBranch(const Stmt *S, const LaneValue &Cond) {
     if (!Recording || !S)
       return;

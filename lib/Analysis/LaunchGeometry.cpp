@@ -89,9 +89,9 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
 
-  /// Declarations in system headers are not entered: runChecks analyses no
-  /// kernel there, and a system header cannot name a user's kernel to
-  /// launch it. With the CUDA toolkit's headers this skips thousands of
+  /// Declarations in system headers are not entered: no kernel there is
+  /// analysed (see kernels()), and a system header cannot name a user's
+  /// kernel to launch it. With the CUDA toolkit's headers this skips thousands of
   /// inline functions, most of the translation unit.
   bool TraverseDecl(Decl *D) {
     if (D && !isa<TranslationUnitDecl>(D)) {

@@ -36,7 +36,8 @@ public:
   std::vector<BlockShape> shapesFor(const clang::FunctionDecl *Kernel) const;
 
   /// Every __global__ function with a body, template instantiations
-  /// included and patterns excluded, in source order.
+  /// included and patterns excluded, in source order; none declared in a
+  /// system header (those are not analysed, and not even collected).
   const std::vector<const clang::FunctionDecl *> &kernels() const {
     return Kernels;
   }

@@ -483,28 +483,20 @@ static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
   S->OpenScopes.resize(N);
   S->PruneAt.resize(N);
   for (const CFGBlock *B : S->RPO) {
-    // The first statement the parent map knows (the CFG's own split
-    // declarations it does not), and the scopes around it.
     for (const CFGElement &E : *B) {
       auto CS = E.getAs<CFGStmt>();
       if (!CS)
         continue;
       const Stmt *St = CS->getStmt();
-      if (St != Body && !S->Parents->getParent(St))
-        continue;
-      for (const Stmt *X = St; X; X = S->Parents->getParent(X))
-        if (opensScope(X))
-          S->OpenScopes[B->getBlockID()].insert(X);
-      S->PruneAt.set(B->getBlockID());
-      break;
-    }
-  }
-  for (const CFGBlock *B : S->RPO) {
-    for (const CFGElement &E : *B) {
-      auto CS = E.getAs<CFGStmt>();
-      if (!CS)
-        continue;
-      const Stmt *St = CS->getStmt();
+      // The scopes open at the first statement the parent map knows (the
+      // CFG's own split declarations it does not).
+      if (!S->PruneAt.test(B->getBlockID()) &&
+          (St == Body || S->Parents->getParent(St))) {
+        for (const Stmt *X = St; X; X = S->Parents->getParent(X))
+          if (opensScope(X))
+            S->OpenScopes[B->getBlockID()].insert(X);
+        S->PruneAt.set(B->getBlockID());
+      }
       S->StmtBlock.try_emplace(St, B);
       collectDefs(St, F, S->DefsOfBlock[B->getBlockID()]);
       if (isa<ReturnStmt>(St))

@@ -152,6 +152,16 @@ private:
     return A.Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
   }
 
+  /// The step by which moving every lane's address leaves an access's
+  /// wavefronts unchanged (the banks only rotate), and an address's
+  /// residue modulo it.
+  static int64_t unitOf(const SharedAccess &A) {
+    return std::max<int64_t>(4, A.Width);
+  }
+  static int64_t residue(int64_t V, int64_t Unit) {
+    return ((V % Unit) + Unit) % Unit;
+  }
+
   /// worstWarp's answers for the accesses of one trace, by offset up to a
   /// shift. An access whose offset is another's moved by the same multiple
   /// of the access unit in every thread (the same expression in the next
@@ -179,9 +189,8 @@ private:
     if (!Memo || !Off.isAffine() || Off.size() == 0)
       return searchWorstWarp(A, T);
     // Shift the offset so that thread 0's constant lies in [0, unit).
-    const int64_t Unit = std::max<int64_t>(4, A.Width);
     int64_t C0 = Off.constants()[0];
-    int64_t Shift = wrapSub(C0, ((C0 % Unit) + Unit) % Unit);
+    int64_t Shift = wrapSub(C0, residue(C0, unitOf(A)));
     LaneValue Key = Off - LaneValue::constant(Off.size(), Shift);
     const Lanes &KC = Key.constants();
     unsigned Last = Key.size() - 1;
@@ -223,8 +232,8 @@ private:
     // their lanes to banks the same way up to a rotation of the banks: the
     // same wavefronts and degrees. Only the first is evaluated (a later one
     // never replaces it as the worst: that takes strictly more wavefronts).
-    const int64_t Unit = std::max<int64_t>(4, A.Width);
-    auto Residue = [Unit](int64_t V) { return ((V % Unit) + Unit) % Unit; };
+    const int64_t Unit = unitOf(A);
+    auto Residue = [Unit](int64_t V) { return residue(V, Unit); };
     std::unordered_set<std::vector<int64_t>, SignatureHash> Seen;
     std::vector<int64_t> Sig;
     // When the offset is stored Splat or Linear over the block's shape, a

@@ -92,10 +92,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
   if (!Ctx.getLangOpts().CUDA)
     return Stats;
   LaunchGeometry Geometry(Ctx, Opts);
-  const SourceManager &SM = Ctx.getSourceManager();
   for (const FunctionDecl *K : Geometry.kernels()) {
-    if (SM.isInSystemHeader(SM.getExpansionLoc(K->getLocation())))
-      continue;
     ++Stats.Kernels;
     for (const BlockShape &Shape : Geometry.shapesFor(K)) {
       ++Stats.Shapes;
