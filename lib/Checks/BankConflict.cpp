@@ -27,7 +27,6 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 
 using namespace clang;
 
@@ -41,6 +40,11 @@ constexpr unsigned MaxAssignments = 4096;
 
 struct WarpVerdict {
   bool Valid = false;
+  /// When Partial, only the counts of Result (wavefronts, ideal, phases,
+  /// active lanes) are filled in: they are all that picking the worst
+  /// instance and warp needs. BankConflictChecker::complete() fills in the
+  /// rest (which bank, words and lanes) for the few verdicts reported.
+  bool Partial = false;
   BankResult Result;
   unsigned Warp = 0;
   std::vector<std::optional<int64_t>> Addr;
@@ -84,11 +88,29 @@ std::string laneList(const std::vector<unsigned> &Lanes) {
   return OS.str();
 }
 
-/// Hash of a warp's address signature (worstWarp).
-struct SignatureHash {
-  size_t operator()(const std::vector<int64_t> &V) const {
-    return llvm::hash_combine_range(V.begin(), V.end());
+/// The warp address signatures worstWarp has met for one access. A block
+/// has at most 32 warps, so a flat list searched by hash costs less than a
+/// node-based set's two allocations per signature.
+class SignatureSet {
+public:
+  /// Adds \p Sig; false when it was already there.
+  bool insert(const std::vector<int64_t> &Sig) {
+    size_t Hash = llvm::hash_combine_range(Sig.begin(), Sig.end());
+    for (const Entry &E : Entries)
+      if (E.Hash == Hash && E.Size == Sig.size() &&
+          std::equal(Sig.begin(), Sig.end(), Data.begin() + E.Begin))
+        return false;
+    Entries.push_back({Hash, Data.size(), Sig.size()});
+    Data.insert(Data.end(), Sig.begin(), Sig.end());
+    return true;
   }
+
+private:
+  struct Entry {
+    size_t Hash, Begin, Size;
+  };
+  std::vector<Entry> Entries;
+  std::vector<int64_t> Data;
 };
 
 class BankConflictChecker {
@@ -129,11 +151,12 @@ public:
       }
     }
     for (const auto &Key : Order) {
-      const auto &[A, V] = Worst[Key];
+      auto &[A, V] = Worst[Key];
       if (V.Result.degree() < K.Opts.MinDegree)
         continue;
       if (V.Conditional && !K.Opts.ReportConditional)
         continue;
+      complete(V, *A);
       report(*A, V, Kinds[Key].size() > 1);
     }
   }
@@ -160,6 +183,14 @@ private:
   }
   static int64_t residue(int64_t V, int64_t Unit) {
     return ((V % Unit) + Unit) % Unit;
+  }
+
+  /// Fills in a partial verdict's bank analysis from its addresses.
+  void complete(WarpVerdict &V, const SharedAccess &A) const {
+    if (!V.Valid || !V.Partial)
+      return;
+    V.Result = Model.analyze(V.Addr, A.Width, opOf(A));
+    V.Partial = false;
   }
 
   /// worstWarp's answers for the accesses of one trace, by offset up to a
@@ -207,10 +238,12 @@ private:
       WarpVerdict V = E.Verdict;
       int64_t Delta = wrapSub(Shift, E.Shift);
       if (V.Valid && Delta != 0) {
+        // The counts carry over; which bank is worst rotates with the
+        // shift and is worked out again only if this instance is reported.
         for (std::optional<int64_t> &X : V.Addr)
           if (X)
             *X = wrapAdd(*X, Delta);
-        V.Result = Model.analyze(V.Addr, A.Width, opOf(A));
+        V.Partial = true;
       }
       return V;
     }
@@ -234,7 +267,7 @@ private:
     // never replaces it as the worst: that takes strictly more wavefronts).
     const int64_t Unit = unitOf(A);
     auto Residue = [Unit](int64_t V) { return residue(V, Unit); };
-    std::unordered_set<std::vector<int64_t>, SignatureHash> Seen;
+    SignatureSet Seen;
     std::vector<int64_t> Sig;
     // When the offset is stored Splat or Linear over the block's shape, a
     // warp's signature is fixed by its first thread's x, where (if at all)
@@ -251,15 +284,22 @@ private:
     bool ShortKeys = Compact(Off.constants());
     for (const auto &KV : Off.coefficients())
       ShortKeys = ShortKeys && Compact(KV.second);
-    std::unordered_set<std::vector<int64_t>, SignatureHash> SeenShort;
+    SignatureSet SeenShort;
     std::vector<int64_t> Short;
     std::vector<unsigned> ActiveLanes;
+    // The active lanes as a bit mask, one word per 64 lanes of a warp: the
+    // signatures' (and short keys') first words.
+    const unsigned MaskWords = (G.warpSize() + 63) / 64;
+    std::vector<int64_t> Mask;
     for (unsigned W = 0; W < G.warps(); ++W) {
       unsigned B = G.warpBegin(W), E = G.warpEnd(W);
       ActiveLanes.clear();
+      Mask.assign(MaskWords, 0);
       for (unsigned L = B; L < E; ++L)
-        if (A.Active[L])
+        if (A.Active[L]) {
           ActiveLanes.push_back(L);
+          Mask[(L - B) / 64] |= int64_t(uint64_t(1) << ((L - B) % 64));
+        }
       if (ActiveLanes.size() < 2)
         continue;
       unsigned First = ActiveLanes[0];
@@ -269,12 +309,11 @@ private:
         bool Crosses = uint64_t(InPlane) + (E - B) > Plane;
         Short.assign({int64_t(G.coordinate(B, 0)), Crosses ? InPlane : -1,
                       int64_t(E - B)});
-        for (unsigned L : ActiveLanes)
-          Short.push_back(L - B);
+        Short.insert(Short.end(), Mask.begin(), Mask.end());
         Short.push_back(Residue(Off.constants()[First]));
         for (const auto &KV : Off.coefficients())
           Short.push_back(Residue(KV.second[First]));
-        if (!SeenShort.insert(Short).second)
+        if (!SeenShort.insert(Short))
           continue;
       }
       Sig.clear();
@@ -283,17 +322,18 @@ private:
         for (unsigned L : ActiveLanes)
           Sig.push_back(V[L] - V[First]);
       };
-      for (unsigned L : ActiveLanes)
-        Sig.push_back(L - B);
+      Sig.assign(Mask.begin(), Mask.end());
       Relative(Off.constants());
       for (const auto &KV : Off.coefficients()) {
         Sig.push_back(KV.first);
         Relative(KV.second);
       }
-      if (!Seen.insert(Sig).second)
+      if (!Seen.insert(Sig))
         continue;
-      // Unknowns whose coefficient differs between active lanes.
+      // Unknowns whose coefficient differs between active lanes, and those
+      // coefficients.
       std::vector<SymbolId> Varying;
+      std::vector<const Lanes *> VaryingCoef;
       std::map<SymbolId, int64_t> Periods;
       for (const auto &KV : Off.coefficients()) {
         int64_t Gcd = 0;
@@ -306,6 +346,7 @@ private:
         // 128/gcd give every distinct bank pattern.
         int64_t Period = 128 / std::gcd<int64_t>(128, Gcd);
         Varying.push_back(KV.first);
+        VaryingCoef.push_back(&KV.second);
         Periods[KV.first] = Period;
         // A loop variable whose values are known is enumerated over them.
         const SymbolInfo &SI = T.Symbols.info(KV.first);
@@ -320,24 +361,37 @@ private:
       WarpVerdict V;
       V.Warp = W;
       V.Periods = Periods;
-      std::vector<int64_t> Idx(Varying.size(), 0);
+      // The active lanes' constants and varying coefficients, read once
+      // per warp rather than once per lane and assignment.
+      std::vector<int64_t> Base, Coef;
+      for (unsigned L : ActiveLanes)
+        Base.push_back(Off.constants()[L]);
+      for (const Lanes *VC : VaryingCoef)
+        for (unsigned L : ActiveLanes)
+          Coef.push_back((*VC)[L]);
+      std::vector<int64_t> Value(Varying.size());
+      std::vector<std::optional<int64_t>> Addr;
       for (uint64_t C = 0; C < Combos; ++C) {
         SymbolBinding Bind;
         uint64_t Rest = C;
         for (unsigned I = 0; I < Varying.size(); ++I) {
           int64_t P = Periods[Varying[I]];
           if (P < 0)
-            Bind[Varying[I]] =
+            Value[I] =
                 (*T.Symbols.info(Varying[I]).Values)[Rest % uint64_t(-P)];
           else
-            Bind[Varying[I]] = SymbolBase + int64_t(Rest % uint64_t(P));
+            Value[I] = SymbolBase + int64_t(Rest % uint64_t(P));
+          Bind[Varying[I]] = Value[I];
           Rest /= uint64_t(std::abs(P));
         }
-        // Uniform unknowns: any value; zero keeps numbers readable.
-        std::vector<std::optional<int64_t>> Addr(E - B);
-        for (unsigned L : ActiveLanes) {
-          int64_t Base = Off.evaluate(L, Bind);
-          Addr[L - B] = Base - (Varying.empty() ? 0 : 0);
+        // Uniform unknowns: any value; zero keeps numbers readable (they
+        // are left out of Bind, as LaneValue::evaluate would read it).
+        Addr.assign(E - B, std::nullopt);
+        for (unsigned I = 0; I < ActiveLanes.size(); ++I) {
+          int64_t X = Base[I];
+          for (unsigned S = 0; S < Varying.size(); ++S)
+            X = wrapAdd(X, wrapMul(Coef[S * ActiveLanes.size() + I], Value[S]));
+          Addr[ActiveLanes[I] - B] = X;
         }
         BankResult R = Model.analyze(Addr, A.Width, opOf(A));
         if (!Varying.empty()) {
@@ -452,6 +506,7 @@ private:
           V.ByAssignment.push_back({SymbolBinding{{S, R}}, RV.Result.degree()});
           if (!V.Valid || RV.Result.Wavefronts > V.Result.Wavefronts) {
             V.Valid = true;
+            V.Partial = RV.Partial;
             V.Result = RV.Result;
             V.Addr = RV.Addr;
             V.Warp = RV.Warp;
