@@ -20,10 +20,14 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 
 using namespace clang;
 
@@ -128,17 +132,21 @@ void addOrigins(Origins &To, const Origins &From) {
 /// An integer or a pointer, as the walker computes it. From lists the
 /// loads whose data the value carries (copied, converted or combined
 /// arithmetically), so that a store of it links producer and consumer.
+/// Ptr is set exactly when IsPointer is: most values are integers, and an
+/// empty PointerValue's offset (a LaneValue) cost as much to make, copy and
+/// destroy as the integer itself.
 struct Value {
   LaneValue Int;
-  PointerValue Ptr;
+  std::optional<PointerValue> Ptr;
   bool IsPointer = false;
   Origins From;
 
-  static Value integer(LaneValue V) {
-    Value R;
-    R.Int = std::move(V);
-    return R;
-  }
+  Value() = default;
+  /// Built in place: a default value and a move-assignment of its integer
+  /// cost twice the work, and every evaluation makes one.
+  explicit Value(LaneValue V) : Int(std::move(V)) {}
+
+  static Value integer(LaneValue V) { return Value(std::move(V)); }
   static Value pointer(PointerValue P) {
     Value R;
     R.Ptr = std::move(P);
@@ -226,6 +234,9 @@ private:
   bool ActiveApprox = false;
   bool Recording = true;
   unsigned Seq = 0;
+  /// The expression being evaluated whose value is discarded (see
+  /// evalDiscarded()).
+  const Expr *Discarded = nullptr;
 
   // Facts about expressions that do not depend on the walk's state, asked
   // again at every evaluation (unrolled loops evaluate one expression many
@@ -234,6 +245,34 @@ private:
   // expression could change state (a tree walk).
   llvm::DenseMap<const Expr *, std::optional<int64_t>> FoldCache;
   llvm::DenseMap<const Expr *, bool> EffectsCache;
+  /// unknown() by reason: a walk makes the same few (a load from memory, a
+  /// call's result) at every evaluation, and a copy shares the reason where
+  /// making one allocates it.
+  llvm::StringMap<LaneValue> Unknowns;
+  /// What a branch or loop may modify (ModifiedVars, a tree walk), found
+  /// once: nested in an unrolled loop, one is walked at every iteration.
+  /// Node-based maps, as a walk holds a reference while nested statements
+  /// add entries.
+  std::unordered_map<const IfStmt *, std::vector<const VarDecl *>> BranchMods;
+  struct LoopMods {
+    /// The body, increment and condition; the increment alone.
+    ModifiedVars Mod, IncMod;
+  };
+  std::unordered_map<const Stmt *, LoopMods> LoopModsCache;
+  /// The variables a loop's condition and increment name, and whether
+  /// they make a call (see simulationDependsOnWalk()).
+  struct LoopExprFacts {
+    std::vector<const VarDecl *> Vars;
+    bool HasCall = false;
+  };
+  std::map<std::pair<const Expr *, const Expr *>, LoopExprFacts> LoopExprRefs;
+  /// simulateLoop() by counter, condition, increment and counter start,
+  /// for the loops simulationDependsOnWalk() allows: a loop nested in an
+  /// unrolled one is simulated again at every outer iteration, and the
+  /// walk of a loop not unrolled simulates it up to three times.
+  std::map<std::tuple<const VarDecl *, const Expr *, const Expr *, int64_t>,
+           std::optional<std::vector<int64_t>>>
+      Simulated;
   /// The values the indices of the array subscripts evaluated since the
   /// last recorded access took (IndexGeneration counts recorded accesses),
   /// so that describing the access (tileIndex) need not evaluate its
@@ -264,7 +303,9 @@ private:
     bool RetConsistent = true;
   };
   std::vector<FrameState> Frames;
-  // Per loop: threads that continued / broke out.
+  // Per loop: threads that continued / broke out. Empty until a `continue`
+  // or `break` is walked: most iterations have neither, and zeroing and
+  // scanning two masks per unrolled iteration cost more than the body.
   struct LoopState {
     std::vector<char> Continued, Broken;
   };
@@ -274,8 +315,11 @@ private:
   // Helpers
   //===--------------------------------------------------------------------===//
 
-  LaneValue unknown(const std::string &Why) {
-    return LaneValue::unknown(N, Why);
+  LaneValue unknown(StringRef Why) {
+    auto [It, New] = Unknowns.try_emplace(Why);
+    if (New)
+      It->second = LaneValue::unknown(N, Why.str());
+    return It->second;
   }
   LaneValue constant(int64_t V) { return LaneValue::constant(N, V); }
 
@@ -316,11 +360,33 @@ private:
                       Loops.empty() ? nullptr : Loops.back()));
   }
 
+  /// opaqueUniform() named after the source text of \p Named, read only
+  /// when the unknown is made: an unrolled loop meets the same uniform load
+  /// or call at every iteration, and the lexer is not cheap.
+  LaneValue opaqueUniformText(const void *Key, unsigned Sub,
+                              const Expr *Named) {
+    if (std::optional<SymbolId> S = T.Symbols.find(Key, Sub))
+      return symbolValue(*S);
+    return opaqueUniform(Key, Sub, exprText(Named));
+  }
+
   /// Keep active only the threads where the concrete \p Cond is \p Sense.
   void narrowActive(const LaneValue &Cond, bool Sense) {
-    Cond.constants().forEach([&](unsigned I, int64_t C) {
-      Active[I] = Active[I] && (bool(C) == Sense);
-    });
+    const Lanes &C = Cond.constants();
+    // A condition the same in every thread (an unrolled loop's bound) keeps
+    // all the active threads or none: no walk over the threads.
+    if (std::optional<int64_t> S = C.splatValue()) {
+      if (bool(*S) != Sense)
+        std::fill(Active.begin(), Active.end(), 0);
+      return;
+    }
+    // Copied out first: the masks are chars, which may alias anything, so
+    // a store to one made forEach reload the vector it reads per thread.
+    std::vector<int64_t> Vals = C.toVector();
+    const int64_t *__restrict In = Vals.data();
+    char *__restrict Out = Active.data();
+    for (unsigned I = 0, E = unsigned(Vals.size()); I < E; ++I)
+      Out[I] &= char((In[I] != 0) == Sense);
   }
 
   /// Record whether a branch splits the active threads (see
@@ -334,19 +400,26 @@ private:
     bool AllSplat = Cond.constants().form() == Lanes::Form::Splat;
     for (const auto &KV : Cond.coefficients())
       AllSplat = AllSplat && KV.second.form() == Lanes::Form::Splat;
-    int First = -1;
-    for (unsigned I = 0; I < N && Uniform && !AllSplat; ++I) {
-      if (!Active[I])
-        continue;
-      if (First < 0) {
-        First = int(I);
-        continue;
-      }
-      if (Cond.constants()[I] != Cond.constants()[First])
-        Uniform = false;
+    // Each vector the same in the active threads; walked in order, as
+    // indexing a Linear vector per thread divides.
+    auto SameInActive = [&](const Lanes &L) {
+      bool Seen = false;
+      int64_t First = 0;
+      return L.forEachWhile([&](unsigned I, int64_t X) {
+        if (!Active[I])
+          return true;
+        if (!Seen) {
+          Seen = true;
+          First = X;
+          return true;
+        }
+        return X == First;
+      });
+    };
+    if (Uniform && !AllSplat) {
+      Uniform = SameInActive(Cond.constants());
       for (const auto &KV : Cond.coefficients())
-        if (KV.second[I] != KV.second[First])
-          Uniform = false;
+        Uniform = Uniform && SameInActive(KV.second);
     }
     auto [It, New] = T.UniformBranch.try_emplace(S, Uniform);
     if (!New)
@@ -354,11 +427,11 @@ private:
   }
 
   /// A non-affine result over uniform operands is uniform: name it.
-  LaneValue nameIfUniform(const Expr *E, const LaneValue &R,
-                          const LaneValue &A, const LaneValue &B) {
+  LaneValue nameIfUniform(const Expr *E, LaneValue R, const LaneValue &A,
+                          const LaneValue &B) {
     if (R.kind() == LaneValue::Kind::NonAffine && A.isUniform() &&
         B.isUniform())
-      return opaqueUniform(E, 0, exprText(E));
+      return opaqueUniformText(E, 0, E);
     return R;
   }
 
@@ -376,7 +449,11 @@ private:
   /// cached.
   std::optional<int64_t> foldedConstant(const Expr *E) {
     auto [It, New] = FoldCache.try_emplace(E);
-    if (New && !isa<CallExpr>(E) && !E->HasSideEffects(Ctx))
+    // constantOf() folds integers only: ask for the side effects (a walk
+    // of the whole subtree, at every node of an expression) of those alone.
+    if (New && !isa<CallExpr>(E) &&
+        E->getType()->isIntegralOrEnumerationType() &&
+        !E->HasSideEffects(Ctx))
       It->second = constantOf(E);
     return It->second;
   }
@@ -882,7 +959,7 @@ private:
       if (V->getType()->isReferenceType()) {
         auto It = Vars.find(V);
         if (It != Vars.end() && It->second.IsPointer)
-          return It->second.Ptr;
+          return *It->second.Ptr;
       }
       return notShared();
     }
@@ -895,19 +972,21 @@ private:
       // Only a recorded access's description reads them.
       if (Recording && wantTileIndex())
         IndexValues[Idx] = IndexValue{IndexGeneration, I.Int};
-      if (P.IsPointer && P.Ptr.isGlobal())
-        return offsetBy(P.Ptr, toType(std::move(I.Int), Idx->getType()),
+      if (P.IsPointer && P.Ptr->isGlobal())
+        return offsetBy(std::move(*P.Ptr),
+                        toType(std::move(I.Int), Idx->getType()),
                         ASE->getType());
-      if (!P.IsPointer || !P.Ptr.isShared())
+      if (!P.IsPointer || !P.Ptr->isShared())
         return notShared();
-      if (Pad && P.Ptr.Base == Pad->Var)
+      if (Pad && P.Ptr->Base == Pad->Var)
         if (auto Row = paddedRowBytes(ASE->getType())) {
-          PointerValue Out = P.Ptr;
+          PointerValue Out = std::move(*P.Ptr);
           Out.Offset = Out.Offset +
                        toType(I.Int, Idx->getType()) * constant(*Row);
           return Out;
         }
-      return offsetBy(P.Ptr, toType(std::move(I.Int), Idx->getType()),
+      return offsetBy(std::move(*P.Ptr),
+                      toType(std::move(I.Int), Idx->getType()),
                       ASE->getType());
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -916,7 +995,7 @@ private:
         Value B = eval(ME->getBase());
         if (!B.IsPointer)
           return notShared();
-        P = B.Ptr;
+        P = std::move(*B.Ptr);
       } else {
         P = evalAddress(ME->getBase());
       }
@@ -936,7 +1015,9 @@ private:
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       if (UO->getOpcode() == UO_Deref) {
         Value P = eval(UO->getSubExpr());
-        return P.IsPointer ? P.Ptr : notShared();
+        if (!P.IsPointer)
+          return notShared();
+        return std::move(*P.Ptr);
       }
     }
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
@@ -963,6 +1044,22 @@ private:
   //===--------------------------------------------------------------------===//
 
   Value evalInt(LaneValue V) { return Value::integer(std::move(V)); }
+
+  /// Evaluates \p E for its effects: an assignment or increment statement
+  /// (see Discarded) then skips copying the variable's value into a
+  /// result nobody reads.
+  void evalDiscarded(const Expr *E) {
+    Discarded = E->IgnoreParens();
+    eval(E);
+    Discarded = nullptr;
+  }
+  /// Whether \p E is the expression evalDiscarded() was given; asked once,
+  /// on entry, before any sub-expression is evaluated.
+  bool takeDiscarded(const Expr *E) {
+    bool Is = E == Discarded;
+    Discarded = nullptr;
+    return Is;
+  }
 
   Value eval(const Expr *E) {
     if (!E)
@@ -1010,8 +1107,8 @@ private:
       Value B = evalUnder(CO->getFalseExpr(), C.Int, false);
       Active = Saved;
       if (A.IsPointer && B.IsPointer) {
-        if (samePointerBase(A.Ptr, B.Ptr)) {
-          A.Ptr.Offset = LaneValue::select(C.Int, A.Ptr.Offset, B.Ptr.Offset);
+        if (samePointerBase(*A.Ptr, *B.Ptr)) {
+          A.Ptr->Offset = LaneValue::select(C.Int, A.Ptr->Offset, B.Ptr->Offset);
           return A;
         }
         return Value::pointer(PointerValue());
@@ -1019,8 +1116,8 @@ private:
       LaneValue R = LaneValue::select(C.Int, A.Int, B.Int);
       if (R.kind() == LaneValue::Kind::NonAffine && C.Int.isUniform() &&
           A.Int.isUniform() && B.Int.isUniform())
-        R = opaqueUniform(E, 0, exprText(E));
-      Value Out = evalInt(R);
+        R = opaqueUniformText(E, 0, E);
+      Value Out = evalInt(std::move(R));
       Out.From = A.From;
       addOrigins(Out.From, B.From);
       return Out;
@@ -1159,15 +1256,18 @@ private:
     const auto *V = dyn_cast<VarDecl>(D);
     if (!V)
       return evalInt(unknown("reference to a function"));
+    // Looked up first, as most references are to locals: Vars holds only
+    // locals and parameters, never shared, __device__ or builtin variables,
+    // so none of the tests below could hold for a variable in it.
+    auto It = Vars.find(V);
+    if (It != Vars.end())
+      return It->second;
     if (V->getName() == "warpSize" && !V->isLocalVarDeclOrParm())
       return evalInt(constant(G.warpSize()));
     if (isSharedVar(V))
       return Value::pointer(sharedBase(V));
     if (isDeviceArray(V))
       return Value::pointer(globalBase(V));
-    auto It = Vars.find(V);
-    if (It != Vars.end())
-      return It->second;
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       // A kernel parameter: the same in every thread of the grid. A pointer
       // parameter points to global memory.
@@ -1207,7 +1307,7 @@ private:
       if (Ty->isPointerType())
         return Value::pointer(PointerValue());
       Value Out = P.Offset.isUniform() && !Ty.isVolatileQualified()
-                      ? evalInt(opaqueUniform(Whole, 1, exprText(LV)))
+                      ? evalInt(opaqueUniformText(Whole, 1, LV))
                       : evalInt(unknown("value loaded from shared memory"));
       Out.From = originOf(Index, false);
       return Out;
@@ -1261,7 +1361,7 @@ private:
     // A conversion carries the data it converts.
     auto Carry = [&](LaneValue R) {
       Value Out = evalInt(std::move(R));
-      Out.From = V.From;
+      Out.From = std::move(V.From);
       return Out;
     };
     if (To->isIntegralOrEnumerationType())
@@ -1291,8 +1391,7 @@ private:
     if (!NewV.IsPointer)
       NewV.Int = toType(std::move(NewV.Int), V->getType());
     auto It = Vars.find(V);
-    bool AllActive = std::all_of(Active.begin(), Active.end(),
-                                 [](char A) { return A; });
+    bool AllActive = !std::memchr(Active.data(), 0, Active.size());
     if (AllActive || It == Vars.end() || ActiveApprox) {
       if (!AllActive && It != Vars.end() && ActiveApprox &&
           !(It->second.Int == NewV.Int))
@@ -1304,23 +1403,24 @@ private:
     LaneValue Cond = LaneValue::perThread(std::move(Mask));
     if (NewV.IsPointer || It->second.IsPointer) {
       if (NewV.IsPointer && It->second.IsPointer &&
-          samePointerBase(NewV.Ptr, It->second.Ptr)) {
-        NewV.Ptr.Offset =
-            LaneValue::select(Cond, NewV.Ptr.Offset, It->second.Ptr.Offset);
-        Vars[V] = NewV;
+          samePointerBase(*NewV.Ptr, *It->second.Ptr)) {
+        NewV.Ptr->Offset =
+            LaneValue::select(Cond, NewV.Ptr->Offset, It->second.Ptr->Offset);
+        It->second = std::move(NewV);
       } else {
         Vars[V] = Value::pointer(PointerValue());
       }
       return;
     }
     // Threads that did not assign keep the old value: both may be carried.
-    Origins From = NewV.From;
+    Origins From = std::move(NewV.From);
     addOrigins(From, It->second.From);
-    Vars[V] = evalInt(LaneValue::select(Cond, NewV.Int, It->second.Int));
-    Vars[V].From = std::move(From);
+    It->second = evalInt(LaneValue::select(Cond, NewV.Int, It->second.Int));
+    It->second.From = std::move(From);
   }
 
   Value evalUnary(const UnaryOperator *UO) {
+    bool Unused = takeDiscarded(UO);
     const Expr *Sub = UO->getSubExpr();
     switch (UO->getOpcode()) {
     case UO_AddrOf:
@@ -1332,7 +1432,7 @@ private:
     case UO_Minus: {
       Value V = eval(Sub);
       Value Out = evalInt(-V.Int);
-      Out.From = V.From;
+      Out.From = std::move(V.From);
       return Out;
     }
     case UO_Plus:
@@ -1340,7 +1440,7 @@ private:
     case UO_Not: {
       Value V = eval(Sub);
       Value Out = evalInt(toType(V.Int.bitNot(), UO->getType()));
-      Out.From = V.From;
+      Out.From = std::move(V.From);
       return Out;
     }
     case UO_LNot: {
@@ -1349,8 +1449,8 @@ private:
         return evalInt(unknown("pointer test"));
       LaneValue R = V.Int.logicalNot();
       if (R.kind() == LaneValue::Kind::NonAffine && V.Int.isUniform())
-        R = opaqueUniform(UO, 0, exprText(UO));
-      return evalInt(R);
+        R = opaqueUniformText(UO, 0, UO);
+      return evalInt(std::move(R));
     }
     case UO_PreInc:
     case UO_PreDec:
@@ -1360,13 +1460,15 @@ private:
       if (const VarDecl *V = trackedVar(Sub)) {
         Value Old = eval(Sub);
         if (Old.IsPointer) {
-          PointerValue P = offsetBy(Old.Ptr, constant(Delta),
+          PointerValue P = offsetBy(*Old.Ptr, constant(Delta),
                                     V->getType()->getPointeeType());
           assignVar(V, Value::pointer(P));
           return UO->isPrefix() ? Value::pointer(P) : Old;
         }
         Value New = evalInt(Old.Int + constant(Delta));
-        assignVar(V, New);
+        assignVar(V, std::move(New));
+        if (Unused)
+          return Value();
         return UO->isPrefix() ? Vars[V] : Old;
       }
       PointerValue P = evalAddress(Sub);
@@ -1433,7 +1535,7 @@ private:
       break;
     }
     }
-    return nameIfUniform(E, Out, L, R);
+    return nameIfUniform(E, std::move(Out), L, R);
   }
 
   /// Whether an unknown is the same in every iteration of every loop (a
@@ -1486,6 +1588,7 @@ private:
   }
 
   Value evalBinary(const BinaryOperator *BO) {
+    bool Unused = takeDiscarded(BO);
     BinaryOperatorKind K = BO->getOpcode();
     const Expr *LHS = BO->getLHS(), *RHS = BO->getRHS();
     if (K == BO_Comma) {
@@ -1495,6 +1598,10 @@ private:
     if (K == BO_Assign) {
       Value R = eval(RHS);
       if (const VarDecl *V = trackedVar(LHS)) {
+        if (Unused) {
+          assignVar(V, std::move(R));
+          return Value();
+        }
         assignVar(V, R);
         return R;
       }
@@ -1521,15 +1628,15 @@ private:
           LaneValue Idx = R.Int;
           if (K == BO_SubAssign)
             Idx = -Idx;
-          assignVar(V, Value::pointer(offsetBy(Old.Ptr, Idx,
+          assignVar(V, Value::pointer(offsetBy(*Old.Ptr, Idx,
                                                V->getType()->getPointeeType())));
           return Vars[V];
         }
         Value New = evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType()));
-        New.From = Old.From;
+        New.From = std::move(Old.From);
         addOrigins(New.From, R.From);
-        assignVar(V, New);
-        return Vars[V];
+        assignVar(V, std::move(New));
+        return Unused ? Value() : Vars[V];
       }
       PointerValue P = evalAddress(LHS);
       Origins From = R.From;
@@ -1564,24 +1671,24 @@ private:
       if ((K == BO_Add || K == BO_Sub) && L.IsPointer && !R.IsPointer) {
         LaneValue Idx = K == BO_Sub ? -R.Int : R.Int;
         return Value::pointer(
-            offsetBy(L.Ptr, Idx, LHS->getType()->getPointeeType()));
+            offsetBy(*L.Ptr, Idx, LHS->getType()->getPointeeType()));
       }
       if (K == BO_Add && R.IsPointer && !L.IsPointer)
         return Value::pointer(
-            offsetBy(R.Ptr, L.Int, RHS->getType()->getPointeeType()));
-      if (K == BO_Sub && L.IsPointer && R.IsPointer && L.Ptr.Base &&
-          L.Ptr.Base == R.Ptr.Base) {
+            offsetBy(*R.Ptr, L.Int, RHS->getType()->getPointeeType()));
+      if (K == BO_Sub && L.IsPointer && R.IsPointer && L.Ptr->Base &&
+          L.Ptr->Base == R.Ptr->Base) {
         int64_t Size =
             Ctx.getTypeSizeInChars(LHS->getType()->getPointeeType()).getQuantity();
         return evalInt(LaneValue::apply(LaneValue::Op::Div,
-                                        L.Ptr.Offset - R.Ptr.Offset,
+                                        L.Ptr->Offset - R.Ptr->Offset,
                                         constant(Size ? Size : 1)));
       }
       return evalInt(unknown("pointer arithmetic"));
     }
     // The result carries the data of both operands (a * x + b).
     Value Out = evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));
-    Out.From = L.From;
+    Out.From = std::move(L.From);
     addOrigins(Out.From, R.From);
     return Out;
   }
@@ -1667,7 +1774,7 @@ private:
       }
       recordBarrier(Call, *BK, Mask);
       // __syncthreads_count/_and/_or return the same value in every thread.
-      return evalInt(opaqueUniform(Call, 0, exprText(Call)));
+      return evalInt(opaqueUniformText(Call, 0, Call));
     }
 
     if (Name == "min" || Name == "max" || Name == "umin" || Name == "umax" ||
@@ -1678,7 +1785,7 @@ private:
             Name.find("min") != std::string::npos ? LaneValue::Op::Min
                                                   : LaneValue::Op::Max,
             A, B);
-        return evalInt(nameIfUniform(Call, R, A, B));
+        return evalInt(nameIfUniform(Call, std::move(R), A, B));
       }
     }
 
@@ -1686,8 +1793,8 @@ private:
       Value P = eval(Call->getArg(0));
       for (unsigned I = 1; I < Call->getNumArgs(); ++I)
         eval(Call->getArg(I));
-      if (P.IsPointer && P.Ptr.isShared())
-        recordAccess(Call, P.Ptr, AccessKind::Atomic,
+      if (P.IsPointer && P.Ptr->isShared())
+        recordAccess(Call, *P.Ptr, AccessKind::Atomic,
                      Call->getArg(0)->getType()->getPointeeType());
       return evalInt(unknown("result of an atomic"));
     }
@@ -1723,8 +1830,8 @@ private:
       if (Ty->isPointerType())
         return Value::pointer(PointerValue());
       Value Out = evalInt(unknown("value loaded from memory"));
-      if (P.IsPointer && P.Ptr.isGlobal())
-        Out.From = originOf(recordGlobal(Call, P.Ptr, AccessKind::Load, Ty),
+      if (P.IsPointer && P.Ptr->isGlobal())
+        Out.From = originOf(recordGlobal(Call, *P.Ptr, AccessKind::Load, Ty),
                             true);
       return Out;
     }
@@ -1733,8 +1840,8 @@ private:
         Call->getNumArgs() == 2) {
       Value P = eval(Call->getArg(0));
       Value V = eval(Call->getArg(1));
-      if (P.IsPointer && P.Ptr.isGlobal())
-        recordGlobal(Call, P.Ptr, AccessKind::Store,
+      if (P.IsPointer && P.Ptr->isGlobal())
+        recordGlobal(Call, *P.Ptr, AccessKind::Store,
                      Call->getArg(1)->getType(), V.From);
       return evalInt(unknown("void"));
     }
@@ -1764,7 +1871,7 @@ private:
     // purity, so only name well-known ones.
     if (AllUniform && (Name == "__popc" || Name == "__clz" || Name == "__ffs" ||
                        Name == "abs" || Name == "__brev"))
-      return evalInt(opaqueUniform(Call, 0, exprText(Call)));
+      return evalInt(opaqueUniformText(Call, 0, Call));
     Value Out = evalInt(unknown("result of a call to '" +
                                 (Name.empty() ? std::string("function") : Name) +
                                 "'"));
@@ -1823,8 +1930,8 @@ private:
     if (A.IsPointer != B.IsPointer)
       return false;
     if (A.IsPointer)
-      return A.Ptr.Base == B.Ptr.Base && A.Ptr.GlobalBase == B.Ptr.GlobalBase &&
-             A.Ptr.Offset == B.Ptr.Offset;
+      return A.Ptr->Base == B.Ptr->Base && A.Ptr->GlobalBase == B.Ptr->GlobalBase &&
+             A.Ptr->Offset == B.Ptr->Offset;
     return A.Int == B.Int;
   }
 
@@ -1846,10 +1953,10 @@ private:
     if (sameValue(A, B))
       return A;
     if (A.IsPointer || B.IsPointer) {
-      if (A.IsPointer && B.IsPointer && samePointerBase(A.Ptr, B.Ptr) &&
+      if (A.IsPointer && B.IsPointer && samePointerBase(*A.Ptr, *B.Ptr) &&
           Cond && Cond->isConcrete()) {
         Value R = A;
-        R.Ptr.Offset = LaneValue::select(*Cond, A.Ptr.Offset, B.Ptr.Offset);
+        R.Ptr->Offset = LaneValue::select(*Cond, A.Ptr->Offset, B.Ptr->Offset);
         return R;
       }
       return Value::pointer(PointerValue());
@@ -1908,6 +2015,8 @@ private:
       if (!LoopStates.empty()) {
         auto &Mask = isa<ContinueStmt>(S) ? LoopStates.back().Continued
                                           : LoopStates.back().Broken;
+        if (Mask.empty())
+          Mask.assign(N, 0);
         for (unsigned I = 0; I < N; ++I)
           if (Active[I])
             Mask[I] = 1;
@@ -1918,7 +2027,7 @@ private:
     if (const auto *Sw = dyn_cast<SwitchStmt>(S))
       return walkSwitch(Sw);
     if (const auto *E = dyn_cast<Expr>(S)) {
-      eval(E);
+      evalDiscarded(E);
       return;
     }
     if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
@@ -2012,11 +2121,15 @@ private:
     // Only the variables a branch may assign can differ after it: save,
     // restore and join those, not the whole environment (which made every
     // branch cost O(live variables x threads)).
-    ModifiedVars Mod;
-    Mod.TraverseStmt(const_cast<Stmt *>(If->getThen()));
-    if (If->getElse())
-      Mod.TraverseStmt(const_cast<Stmt *>(If->getElse()));
-    std::vector<const VarDecl *> Touched(Mod.Vars.begin(), Mod.Vars.end());
+    auto [TIt, TNew] = BranchMods.try_emplace(If);
+    if (TNew) {
+      ModifiedVars Mod;
+      Mod.TraverseStmt(const_cast<Stmt *>(If->getThen()));
+      if (If->getElse())
+        Mod.TraverseStmt(const_cast<Stmt *>(If->getElse()));
+      TIt->second.assign(Mod.Vars.begin(), Mod.Vars.end());
+    }
+    const std::vector<const VarDecl *> &Touched = TIt->second;
     std::vector<std::optional<Value>> EntryVals, ThenVals;
     auto Snapshot = [&](std::vector<std::optional<Value>> &Out) {
       Out.clear();
@@ -2046,7 +2159,7 @@ private:
     Snapshot(ThenVals);
     for (unsigned I = 0; I < Touched.size(); ++I) {
       if (EntryVals[I])
-        Vars[Touched[I]] = *EntryVals[I];
+        Vars[Touched[I]] = std::move(*EntryVals[I]);
       else
         Vars.erase(Touched[I]);
     }
@@ -2058,8 +2171,9 @@ private:
     bool ElseApprox = ActiveApprox;
 
     // Threads that reach the join: those still active on either side.
+    // Masks hold 0 or 1: `|` is `||` without a branch per thread.
     for (unsigned I = 0; I < N; ++I)
-      Active[I] = ThenActive[I] || ElseActive[I];
+      Active[I] = char(ThenActive[I] | ElseActive[I]);
     ActiveApprox = ThenApprox || ElseApprox;
     // As joinEnvs: a variable known on one side only is out of scope.
     for (unsigned I = 0; I < Touched.size(); ++I) {
@@ -2086,7 +2200,7 @@ private:
     // uniform.
     Env Entry = Vars;
     std::vector<char> EntryActive = Active;
-    LoopStates.push_back(LoopState{std::vector<char>(N, 0), std::vector<char>(N, 0)});
+    LoopStates.push_back(LoopState());
     walkStmt(Sw->getBody());
     LoopStates.pop_back();
     Env After = Vars;
@@ -2170,6 +2284,56 @@ private:
     auto Start = It->second.Int.asConstant();
     if (!Start)
       return std::nullopt;
+    if (!simulationDependsOnWalk(V, Cond, Inc)) {
+      auto Key = std::make_tuple(V, Cond, Inc, *Start);
+      auto Found = Simulated.find(Key);
+      if (Found == Simulated.end())
+        Found =
+            Simulated.emplace(Key, simulateFrom(V, Cond, Inc, *Start)).first;
+      return Found->second;
+    }
+    return simulateFrom(V, Cond, Inc, *Start);
+  }
+
+  /// Whether the loop's condition or increment reads a variable of the
+  /// walk other than the counter \p V, or makes a call (whose walk depends
+  /// on the inlining depth). If not, the simulation depends on the
+  /// counter's start only: everything else it reads (parameters, globals,
+  /// constants, shared memory as an opaque unknown) is fixed for the walk.
+  bool simulationDependsOnWalk(const VarDecl *V, const Expr *Cond,
+                               const Expr *Inc) {
+    auto [It, New] = LoopExprRefs.try_emplace({Cond, Inc});
+    if (New) {
+      class Refs : public RecursiveASTVisitor<Refs> {
+      public:
+        LoopExprFacts F;
+        bool VisitDeclRefExpr(DeclRefExpr *D) {
+          if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+            F.Vars.push_back(VD);
+          return true;
+        }
+        bool VisitCallExpr(CallExpr *) {
+          F.HasCall = true;
+          return true;
+        }
+      } R;
+      R.TraverseStmt(const_cast<Expr *>(Cond));
+      R.TraverseStmt(const_cast<Expr *>(Inc));
+      It->second = std::move(R.F);
+    }
+    const LoopExprFacts &F = It->second;
+    if (F.HasCall)
+      return true;
+    for (const VarDecl *R : F.Vars)
+      if (R != V && Vars.count(R))
+        return true;
+    return false;
+  }
+
+  std::optional<std::vector<int64_t>> simulateFrom(const VarDecl *V,
+                                                   const Expr *Cond,
+                                                   const Expr *Inc,
+                                                   int64_t Start) {
     std::vector<int64_t> Seen;
     bool SavedRec = Recording;
     Recording = false;
@@ -2181,7 +2345,7 @@ private:
     // others and the counter would stop being a constant.
     std::fill(Active.begin(), Active.end(), 1);
     ActiveApprox = false;
-    int64_t Cur = *Start;
+    int64_t Cur = Start;
     bool Ok = false;
     for (unsigned Step = 0; Step < 4096; ++Step) {
       Vars[V] = evalInt(constant(Cur));
@@ -2193,7 +2357,7 @@ private:
         break;
       }
       Seen.push_back(Cur);
-      eval(Inc);
+      evalDiscarded(Inc);
       auto Next = Vars[V].IsPointer ? std::nullopt : Vars[V].Int.asConstant();
       if (!Next)
         break;
@@ -2232,14 +2396,20 @@ private:
       walkStmt(R->getLoopVarStmt());
     }
 
-    ModifiedVars Mod;
-    Mod.TraverseStmt(const_cast<Stmt *>(Body));
-    if (Inc)
-      Mod.TraverseStmt(const_cast<Expr *>(Inc));
-    if (Cond)
-      Mod.TraverseStmt(const_cast<Expr *>(Cond));
+    auto [MIt, MNew] = LoopModsCache.try_emplace(L);
+    LoopMods &LM = MIt->second;
+    if (MNew) {
+      LM.Mod.TraverseStmt(const_cast<Stmt *>(Body));
+      if (Inc) {
+        LM.Mod.TraverseStmt(const_cast<Expr *>(Inc));
+        LM.IncMod.TraverseStmt(const_cast<Expr *>(Inc));
+      }
+      if (Cond)
+        LM.Mod.TraverseStmt(const_cast<Expr *>(Cond));
+    }
+    const ModifiedVars &Mod = LM.Mod;
 
-    if (tryUnroll(L, Body, Cond, Inc, Mod))
+    if (tryUnroll(L, Body, Cond, Inc, LM))
       return;
 
     SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
@@ -2264,7 +2434,7 @@ private:
       if (It == Vars.end())
         continue; // Declared inside the loop.
       std::optional<LaneValue> Step;
-      if (Inc && Mod.Count[V] == 1)
+      if (Inc && Mod.Count.at(V) == 1)
         Step = additiveStep(Inc, V, Mod.Vars);
       if (Step && !It->second.IsPointer) {
         LaneValue Start = It->second.Int;
@@ -2284,7 +2454,7 @@ private:
         continue;
       }
       if (Step && It->second.IsPointer) {
-        PointerValue P = It->second.Ptr;
+        PointerValue P = *It->second.Ptr;
         if (P.isShared() || P.isGlobal())
           P = offsetBy(P, *Step * IterV, V->getType()->getPointeeType());
         Vars[V] = Value::pointer(P);
@@ -2403,13 +2573,11 @@ private:
   /// increment runs through a short constant sequence: every value in the
   /// body is then exact, including guards like `if (tid < s)`.
   bool tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
-                 const Expr *Inc, const ModifiedVars &Mod) {
+                 const Expr *Inc, const LoopMods &LM) {
     if (!isa<ForStmt>(L) || !Cond || !Inc)
       return false;
-    ModifiedVars IncMod;
-    IncMod.TraverseStmt(const_cast<Expr *>(Inc));
-    for (const VarDecl *V : IncMod.Vars) {
-      if (Mod.Count.at(V) != 1 || !Vars.count(V))
+    for (const VarDecl *V : LM.IncMod.Vars) {
+      if (LM.Mod.Count.at(V) != 1 || !Vars.count(V))
         continue;
       auto Seq = simulateLoop(V, Cond, Inc);
       if (!Seq || Seq->empty() || Seq->size() > MaxUnrolledTrips ||
@@ -2442,7 +2610,7 @@ private:
                          const Expr *Inc, int Iteration = -1) {
     Loops.push_back(L);
     LoopIterations.push_back(Iteration);
-    LoopStates.push_back(LoopState{std::vector<char>(N, 0), std::vector<char>(N, 0)});
+    LoopStates.push_back(LoopState());
     bool IsDo = isa<DoStmt>(L);
     if (!Cond)
       noteBranch(L, constant(1));
@@ -2458,11 +2626,13 @@ private:
       }
     }
     walkStmt(Body);
-    for (unsigned I = 0; I < N; ++I)
-      if (LoopStates.back().Continued[I] && !LoopStates.back().Broken[I])
-        Active[I] = 1;
+    const LoopState &LS = LoopStates.back();
+    if (!LS.Continued.empty())
+      for (unsigned I = 0; I < N; ++I)
+        if (LS.Continued[I] && (LS.Broken.empty() || !LS.Broken[I]))
+          Active[I] = 1;
     if (Inc)
-      eval(Inc);
+      evalDiscarded(Inc);
     if (Cond && IsDo)
       noteBranch(L, eval(Cond).Int);
     LoopStates.pop_back();

@@ -39,11 +39,22 @@ LaneValue LaneValue::symbol(unsigned Threads, SymbolId S) {
 }
 
 LaneValue LaneValue::unknown(unsigned Threads, std::string Why) {
+  return unknownBecause(Threads,
+                        std::make_shared<const std::string>(std::move(Why)));
+}
+
+LaneValue LaneValue::unknownBecause(unsigned Threads,
+                                    std::shared_ptr<const std::string> Why) {
   LaneValue R;
   R.K = Kind::Unknown;
   R.C = Lanes::splat(Threads, 0);
   R.Reason = std::move(Why);
   return R;
+}
+
+const std::string &LaneValue::reason() const {
+  static const std::string None;
+  return Reason ? *Reason : None;
 }
 
 LaneValue LaneValue::nonAffine(unsigned Threads, std::vector<SymbolId> Syms) {
@@ -101,7 +112,7 @@ LaneValue LaneValue::slice(unsigned Begin, unsigned End) const {
 
 bool LaneValue::operator==(const LaneValue &O) const {
   return K == O.K && C == O.C && A == O.A && Needs == O.Needs &&
-         Reason == O.Reason && Mod == O.Mod;
+         reason() == O.reason() && Mod == O.Mod;
 }
 
 void LaneValue::normalize() {
@@ -126,9 +137,9 @@ std::vector<SymbolId> LaneValue::symbols() const {
 LaneValue LaneValue::combineFailure(const LaneValue &L, const LaneValue &R) {
   unsigned N = std::max(L.size(), R.size());
   if (L.isUnknown())
-    return unknown(N, L.Reason);
+    return unknownBecause(N, L.Reason);
   if (R.isUnknown())
-    return unknown(N, R.Reason);
+    return unknownBecause(N, R.Reason);
   std::vector<SymbolId> S = L.symbols();
   std::vector<SymbolId> SR = R.symbols();
   S.insert(S.end(), SR.begin(), SR.end());
@@ -156,7 +167,7 @@ LaneValue LaneValue::unknownProduct(const LaneValue &L, const LaneValue &R) {
   int64_t Base = U.Mod ? U.Mod : 1;
   if (Base > MaxModulus / AbsK || Base * AbsK < 2)
     return combineFailure(L, R);
-  LaneValue Out = unknown(U.size(), U.Reason);
+  LaneValue Out = unknownBecause(U.size(), U.Reason);
   Out.Mod = Base * AbsK;
   int64_t M = Out.Mod, Kv = *K;
   Out.C = U.C.map(
@@ -179,8 +190,8 @@ LaneValue LaneValue::unknownSum(const LaneValue &L, const LaneValue &R,
     M = R.Mod;
   if (M < 2 || F < -1 || F > 1)
     return combineFailure(L, R);
-  LaneValue Out = unknown(std::max(L.size(), R.size()),
-                          L.isUnknown() ? L.Reason : R.Reason);
+  LaneValue Out = unknownBecause(std::max(L.size(), R.size()),
+                                 L.isUnknown() ? L.Reason : R.Reason);
   Out.Mod = M;
   Out.C = Lanes::zip(L.C, R.C, [M, F](int64_t A, int64_t B) {
     return floorMod(floorMod(A, M) + F * floorMod(B, M), M);
@@ -239,8 +250,8 @@ LaneValue operator*(const LaneValue &L, const LaneValue &R) {
 
 /// One thread's L op R; sets \p Failed (and returns 0) for a division by
 /// zero or a shift out of range.
-static int64_t applyOne(LaneValue::Op O, int64_t A, int64_t B, bool Unsigned,
-                        bool &Failed) {
+static inline int64_t applyOne(LaneValue::Op O, int64_t A, int64_t B,
+                               bool Unsigned, bool &Failed) {
   using Op = LaneValue::Op;
   switch (O) {
   case Op::Div:
@@ -281,15 +292,57 @@ static int64_t applyOne(LaneValue::Op O, int64_t A, int64_t B, bool Unsigned,
   return 0;
 }
 
+/// Lanes::zip with applyOne for the operation \p O.
+template <LaneValue::Op O>
+static Lanes zipOp(const Lanes &L, const Lanes &R, bool Unsigned,
+                   bool &Failed) {
+  return Lanes::zip(L, R, [&](int64_t A, int64_t B) {
+    return applyOne(O, A, B, Unsigned, Failed);
+  });
+}
+
+/// The operation chosen once, not per thread: with \p O a constant, each
+/// instantiation's per-thread step is the operation alone (comparisons of
+/// threadIdx with a bound, in unrolled loops, are most of them).
+static Lanes zipOp(LaneValue::Op O, const Lanes &L, const Lanes &R,
+                   bool Unsigned, bool &Failed) {
+  using Op = LaneValue::Op;
+  switch (O) {
+#define SHMEM_ZIP_OP(Name)                                                     \
+  case Op::Name:                                                               \
+    return zipOp<Op::Name>(L, R, Unsigned, Failed);
+    SHMEM_ZIP_OP(Div)
+    SHMEM_ZIP_OP(Rem)
+    SHMEM_ZIP_OP(Shl)
+    SHMEM_ZIP_OP(Shr)
+    SHMEM_ZIP_OP(And)
+    SHMEM_ZIP_OP(Or)
+    SHMEM_ZIP_OP(Xor)
+    SHMEM_ZIP_OP(Min)
+    SHMEM_ZIP_OP(Max)
+    SHMEM_ZIP_OP(LT)
+    SHMEM_ZIP_OP(LE)
+    SHMEM_ZIP_OP(GT)
+    SHMEM_ZIP_OP(GE)
+    SHMEM_ZIP_OP(EQ)
+    SHMEM_ZIP_OP(NE)
+    SHMEM_ZIP_OP(LAnd)
+    SHMEM_ZIP_OP(LOr)
+#undef SHMEM_ZIP_OP
+  }
+  // An operation added to Op but not above: the same result, slower.
+  return Lanes::zip(L, R, [&](int64_t A, int64_t B) {
+    return applyOne(O, A, B, Unsigned, Failed);
+  });
+}
+
 LaneValue LaneValue::apply(Op O, const LaneValue &L, const LaneValue &R,
                            bool Unsigned) {
   assert(L.size() == R.size() && "values over different thread sets");
   if (!L.isConcrete() || !R.isConcrete())
     return combineFailure(L, R);
   bool Failed = false;
-  Lanes Out = Lanes::zip(L.C, R.C, [&](int64_t A, int64_t B) {
-    return applyOne(O, A, B, Unsigned, Failed);
-  });
+  Lanes Out = zipOp(O, L.C, R.C, Unsigned, Failed);
   if (Failed)
     return unknown(L.size(), O == Op::Div || O == Op::Rem
                                  ? "division by zero"
@@ -380,7 +433,7 @@ LaneValue LaneValue::truncate(unsigned Bits, bool Signed) const & {
 LaneValue LaneValue::truncate(unsigned Bits, bool Signed) && {
   // Wrapping to 2^Bits keeps residues modulo a divisor of 2^Bits only.
   if (isUnknown() && Mod && Bits < 63 && (int64_t(1) << Bits) % Mod != 0)
-    return unknown(size(), Reason);
+    return unknownBecause(size(), Reason);
   if (Bits >= 64 || !isAffine())
     return std::move(*this);
   // Unknowns are assumed not to overflow (indices are small); concrete
@@ -421,14 +474,14 @@ LaneValue LaneValue::bind(const SymbolBinding &B) const {
 std::string LaneValue::str() const {
   std::ostringstream OS;
   if (K == Kind::Unknown && Mod) {
-    OS << "unknown(" << Reason << ") = [";
+    OS << "unknown(" << reason() << ") = [";
     for (unsigned I = 0; I < C.size(); ++I)
       OS << (I ? "," : "") << C[I];
     OS << "] mod " << Mod;
     return OS.str();
   }
   if (K == Kind::Unknown)
-    return "unknown(" + Reason + ")";
+    return "unknown(" + reason() + ")";
   if (K == Kind::NonAffine) {
     OS << "nonaffine(";
     for (SymbolId S : Needs)

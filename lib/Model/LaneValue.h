@@ -58,7 +58,7 @@ public:
   Kind kind() const { return K; }
   bool isAffine() const { return K == Kind::Affine; }
   bool isUnknown() const { return K == Kind::Unknown; }
-  const std::string &reason() const { return Reason; }
+  const std::string &reason() const;
   /// For an Unknown value, a modulus M > 1 with v[t] = constants()[t]
   /// (mod M) in every thread whatever the unknown data; 0 when nothing is
   /// known. `s[data * 64 + tid]` keeps `tid mod 64`: the data part only
@@ -136,10 +136,16 @@ private:
   Lanes C;
   std::map<SymbolId, Lanes> A;
   std::vector<SymbolId> Needs;
-  std::string Reason;
+  /// Shared and never changed: values are copied and moved far more often
+  /// than made, and a string member cost an allocation per copy of a long
+  /// reason and a memcpy per move of a short one.
+  std::shared_ptr<const std::string> Reason;
   int64_t Mod = 0; ///< See residueModulus().
 
   void normalize();
+  /// unknown() with a reason another value already holds.
+  static LaneValue unknownBecause(unsigned Threads,
+                                  std::shared_ptr<const std::string> Why);
   static LaneValue combineFailure(const LaneValue &L, const LaneValue &R);
   static LaneValue addScaled(const LaneValue &L, const LaneValue &R,
                              int64_t Factor);

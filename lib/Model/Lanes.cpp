@@ -122,8 +122,12 @@ bool Lanes::within(int64_t Lo, int64_t Hi) const {
 std::vector<int64_t> Lanes::toVector() const {
   if (F == Form::Explicit)
     return *Data;
-  std::vector<int64_t> Out(N);
-  forEach([&](unsigned T, int64_t X) { Out[T] = X; });
+  if (F == Form::Splat)
+    return std::vector<int64_t>(N, V);
+  // Appended rather than zeroed and then overwritten.
+  std::vector<int64_t> Out;
+  Out.reserve(N);
+  forEach([&](unsigned, int64_t X) { Out.push_back(X); });
   return Out;
 }
 

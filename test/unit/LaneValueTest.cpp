@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 
 using namespace shmem;
 
@@ -103,6 +104,79 @@ TEST(LaneValue, NonLinearOperationsOnConcreteValuesAreExact) {
   EXPECT_TRUE(
       LaneValue::apply(LaneValue::Op::Div, T, LaneValue::constant(4, 0))
           .isUnknown());
+}
+
+TEST(LaneValue, ApplyOverVectorsAgreesWithEachThreadAlone) {
+  // apply() picks the operation once for a whole vector; each thread's
+  // result must be the operation on that thread's operands alone (a
+  // one-thread Splat), in every form, signed and unsigned, including the
+  // operands that make the result unknown.
+  std::mt19937_64 Rng(7);
+  const LaneValue::Op Ops[] = {
+      LaneValue::Op::Div, LaneValue::Op::Rem, LaneValue::Op::Shl,
+      LaneValue::Op::Shr, LaneValue::Op::And, LaneValue::Op::Or,
+      LaneValue::Op::Xor, LaneValue::Op::Min, LaneValue::Op::Max,
+      LaneValue::Op::LT,  LaneValue::Op::LE,  LaneValue::Op::GT,
+      LaneValue::Op::GE,  LaneValue::Op::EQ,  LaneValue::Op::NE,
+      LaneValue::Op::LAnd, LaneValue::Op::LOr};
+  const unsigned Dx = 8, Dy = 4, N = Dx * Dy * 2;
+  auto Make = [&](int Form, int64_t Lo, int64_t Hi) {
+    auto R = [&] { return Lo + int64_t(Rng() % uint64_t(Hi - Lo + 1)); };
+    if (Form == 0)
+      return LaneValue::constant(N, R());
+    if (Form == 1)
+      return LaneValue::perThread(Lanes::linear(N, Dx, Dy, R(), R() % 3,
+                                                R() % 3, R() % 3));
+    std::vector<int64_t> V(N);
+    for (int64_t &X : V)
+      X = R();
+    return LaneValue::perThread(Lanes::values(V, Dx, Dy));
+  };
+  for (LaneValue::Op O : Ops)
+    for (bool Unsigned : {false, true})
+      for (int FL = 0; FL < 3; ++FL)
+        for (int FR = 0; FR < 3; ++FR)
+          for (int Round = 0; Round < 4; ++Round) {
+            // Right operands from -2 to 70: zero divisors and shifts out
+            // of range occur.
+            LaneValue L = Make(FL, -300, 300), R = Make(FR, -2, 70);
+            LaneValue Out = LaneValue::apply(O, L, R, Unsigned);
+            bool AnyFailed = false;
+            std::vector<int64_t> Expect(N);
+            for (unsigned T = 0; T < N; ++T) {
+              LaneValue One = LaneValue::apply(
+                  O, LaneValue::constant(1, L.constants()[T]),
+                  LaneValue::constant(1, R.constants()[T]), Unsigned);
+              if (One.isUnknown())
+                AnyFailed = true;
+              else
+                Expect[T] = *One.asConstant();
+            }
+            ASSERT_EQ(Out.isUnknown(), AnyFailed);
+            if (!AnyFailed)
+              EXPECT_EQ(Out.constants().toVector(), Expect);
+          }
+}
+
+TEST(LaneValue, ReasonsCompareByTextWhereverMade) {
+  LaneValue A = LaneValue::unknown(2, "value loaded from shared memory");
+  LaneValue B = LaneValue::unknown(2, "value loaded from shared memory");
+  LaneValue C = LaneValue::unknown(2, "value loaded from memory");
+  EXPECT_EQ(A, B);
+  EXPECT_NE(A, C);
+  LaneValue Copy = A;
+  LaneValue Moved = std::move(Copy);
+  EXPECT_EQ(Moved.reason(), "value loaded from shared memory");
+  // Carried through arithmetic and truncation.
+  EXPECT_EQ((A * LaneValue::constant(2, 3) + C).reason(),
+            "value loaded from shared memory");
+  LaneValue Residue = C * LaneValue::constant(2, 3);
+  ASSERT_EQ(Residue.residueModulus(), 3);
+  LaneValue Wrapped = Residue.truncate(8, true); // 3 does not divide 2^8.
+  EXPECT_EQ(Wrapped.residueModulus(), 0);
+  EXPECT_EQ(Wrapped.reason(), "value loaded from memory");
+  EXPECT_EQ(LaneValue().reason(), "");
+  EXPECT_EQ(LaneValue::constant(2, 1).reason(), "");
 }
 
 TEST(LaneValue, SelectKeepsEachThreadsForm) {
