@@ -18,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 
 #include <map>
+#include <optional>
 
 namespace shmem {
 
@@ -123,19 +124,47 @@ TransferGroup transferGroup(const KernelTrace &T, unsigned GIndex,
 /// costs on both sides: the elements (global address, tile address) stay
 /// paired, sorted by global address (ByGlobal) or by tile address, and are
 /// handed out instance by instance, warp by warp. Worst warp before and
-/// after.
-struct Reassignment {
-  bool Valid = false;
-  CoalescingResult GlobalBefore, GlobalAfter;
-  unsigned SharedBefore = 1, SharedAfter = 1;
+/// after. Each cost is computed when first asked for: the callers reject
+/// most groups on one of them, and the bank side is the dearest.
+class Reassignment {
+public:
+  /// Unknowns are bound as in \p Binding, others with a thread-dependent
+  /// coefficient to a large value. \p Padded, when given, is a trace of the
+  /// same kernel with the tile padded (same access indices) and provides the
+  /// tile addresses.
+  Reassignment(const KernelTrace &T, const TransferGroup &Grp, bool ByGlobal,
+               const SymbolBinding &Binding,
+               const KernelTrace *Padded = nullptr);
+
+  /// False when the group cannot be re-assigned (an offset not affine, a
+  /// what-if trace that differs, fewer than two threads); the costs below
+  /// are then not to be asked for.
+  bool valid() const { return Valid; }
+  /// The global side's worst warp (highest sectors / ideal among those with
+  /// two active lanes or more; counts only, no SectorList), as assigned now
+  /// and re-assigned.
+  const CoalescingResult &globalBefore();
+  const CoalescingResult &globalAfter();
+  /// The tile side's worst conflict degree re-assigned (1: conflict-free).
+  unsigned sharedAfter();
+
+private:
+  const ThreadGeometry &Geo;
+  bool Valid = false, ByGlobal;
+  unsigned NInst = 0, Threads = 0, GWidth = 0, SWidth = 0;
+  AccessOp SOp = AccessOp::Load;
+  /// Per thread: its place among the active threads, or -1.
+  std::vector<int> Slot;
+  /// Both addresses of each work item: instance K's I-th active thread at
+  /// index K * Threads + I.
+  std::vector<int64_t> GAddr, SAddr;
+  /// The items in re-assigned order; built on first use.
+  std::vector<uint32_t> Moved;
+  std::optional<CoalescingResult> Before, After;
+  std::optional<unsigned> SharedAfter;
+
+  void price(bool Reassigned, CoalescingResult *Global, unsigned *Shared);
 };
-/// Unknowns are bound as in \p Binding, others with a thread-dependent
-/// coefficient to a large value. \p Padded, when given, is a trace of the
-/// same kernel with the tile padded (same access indices) and provides the
-/// tile addresses.
-Reassignment reassign(const KernelTrace &T, const TransferGroup &Grp,
-                      bool ByGlobal, const SymbolBinding &Binding,
-                      const KernelTrace *Padded = nullptr);
 
 /// "transpose through 'tile'" advice for an uncoalesced global access
 /// (index \p GIndex) linked to the shared access \p SIndex: when giving

@@ -25,12 +25,14 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 using namespace clang;
 
@@ -46,58 +48,48 @@ constexpr int64_t MaxThreshold = 2048;
 /// evaluations that re-assign threads: a large, sector-aligned value.
 constexpr int64_t LargeValue = 4096;
 
+/// A warp's address pattern, for the sets of those already priced.
+struct PatternHash {
+  size_t operator()(const std::vector<int64_t> &V) const {
+    return llvm::hash_combine_range(V.begin(), V.end());
+  }
+};
+using PatternSet = std::unordered_set<std::vector<int64_t>, PatternHash>;
+
 struct WarpInfo {
   unsigned Begin = 0, End = 0, First = 0;
   std::vector<unsigned> Active;
   /// Every thread of the warp, active or not.
   std::vector<unsigned> All;
+  /// The offset over the warp's threads (index T - Begin), read off the
+  /// compact Lanes forms once per access: analyzeTransfer prices every
+  /// warp under up to MaxAssignments bindings, and a lookup per lane and
+  /// binding (a Linear form divides per lookup) was most of its cost. The
+  /// concrete part, as it is:
+  std::vector<int64_t> Const;
+  /// and, for each varying unknown whose coefficient is not the same in
+  /// every thread of the warp, its index in Varying and the coefficient
+  /// minus the first active lane's (the warp-uniform part cancels, see
+  /// warpAddresses).
+  std::vector<std::pair<unsigned, std::vector<int64_t>>> Terms;
 };
 
-/// An affine offset under one binding of its unknowns: LaneValue::evaluate
-/// with the bound coefficient vectors looked up once per binding rather
-/// than once per lane (analyzeTransfer evaluates every lane of every warp
-/// for each of up to MaxAssignments bindings).
-class BoundOffset {
-public:
-  explicit BoundOffset(const LaneValue &Off) : Off(Off) {}
-
-  void bind(const SymbolBinding &B) {
-    Terms.clear();
-    for (const auto &KV : Off.coefficients()) {
-      auto It = B.find(KV.first);
-      if (It != B.end())
-        Terms.push_back({&KV.second, It->second});
-    }
-  }
-
-  /// Off.evaluate(T, B), with the same wrapping arithmetic.
-  int64_t at(unsigned T) const {
-    uint64_t V = uint64_t(Off.constants()[T]);
-    for (const auto &[Coeffs, Value] : Terms)
-      V += uint64_t((*Coeffs)[T]) * uint64_t(Value);
-    return int64_t(V);
-  }
-
-  /// The symbolic part in thread \p T.
-  int64_t symbolicPart(unsigned T) const {
-    return at(T) - Off.constants()[T];
-  }
-
-private:
-  const LaneValue &Off;
-  std::vector<std::pair<const Lanes *, int64_t>> Terms;
-};
-
-/// Lane addresses of one warp: concrete parts as they are (so their
-/// alignment counts), symbolic parts relative to the first active lane (the
-/// warp-uniform part of an unknown offset is taken as sector-aligned).
-void warpAddresses(const BoundOffset &Off, const WarpInfo &W,
+/// Lane addresses of one warp with the varying unknowns bound to \p Value
+/// (by index in Varying; the others count as 0): concrete parts as they are
+/// (so their alignment counts), symbolic parts relative to the first active
+/// lane (the warp-uniform part of an unknown offset is taken as
+/// sector-aligned). The arithmetic wraps like LaneValue::evaluate's.
+void warpAddresses(const WarpInfo &W, const std::vector<int64_t> &Value,
                    std::vector<std::optional<int64_t>> &Addr,
                    bool AllLanes = false) {
   Addr.assign(W.End - W.Begin, std::nullopt);
-  int64_t Shift = Off.symbolicPart(W.First);
-  for (unsigned L : AllLanes ? W.All : W.Active)
-    Addr[L - W.Begin] = Off.at(L) - Shift;
+  for (unsigned L : AllLanes ? W.All : W.Active) {
+    unsigned I = L - W.Begin;
+    int64_t V = W.Const[I];
+    for (const auto &[S, Delta] : W.Terms)
+      V = wrapAdd(V, wrapMul(Delta[I], Value[S]));
+    Addr[I] = V;
+  }
 }
 
 bool isUncoalesced(const CoalescingResult &R) {
@@ -105,26 +97,39 @@ bool isUncoalesced(const CoalescingResult &R) {
          R.Sectors >= UncoalescedRatio * R.IdealSectors;
 }
 
-/// Every unknown of \p Off bound: those in \p B as given, those with a
-/// thread-dependent coefficient over the active threads to a large value,
-/// the others to 0.
-SymbolBinding fullBinding(const LaneValue &Off, const std::vector<char> &Active,
-                          const SymbolBinding &B) {
-  SymbolBinding Out = B;
+/// \p Off in every thread with every unknown bound: those in \p B as
+/// given, those with a thread-dependent coefficient over the active threads
+/// to a large value, the others to 0. The same values as
+/// LaneValue::evaluate(T, Binding) for each thread T, but each coefficient
+/// is walked once in its compact form instead of looked up per thread
+/// through a std::map.
+std::vector<int64_t> fullyBound(const LaneValue &Off,
+                                const std::vector<char> &Active,
+                                const SymbolBinding &B) {
+  std::vector<int64_t> Out = Off.constants().toVector();
   unsigned K = 0;
-  for (const auto &KV : Off.coefficients()) {
-    if (Out.count(KV.first))
-      continue;
-    std::optional<int64_t> Seen;
-    bool Varies = false;
-    for (unsigned T = 0; T < KV.second.size(); ++T) {
-      if (!Active[T])
-        continue;
-      if (Seen && *Seen != KV.second[T])
-        Varies = true;
-      Seen = KV.second[T];
+  for (const auto &[S, Coeffs] : Off.coefficients()) {
+    int64_t X = 0;
+    if (auto It = B.find(S); It != B.end()) {
+      X = It->second;
+    } else {
+      std::optional<int64_t> Seen;
+      bool Varies = Coeffs.form() != Lanes::Form::Splat &&
+                    !Coeffs.forEachWhile([&](unsigned T, int64_t C) {
+                      if (!Active[T])
+                        return true;
+                      if (Seen && *Seen != C)
+                        return false;
+                      Seen = C;
+                      return true;
+                    });
+      if (Varies)
+        X = LargeValue * int64_t(1 + K++);
     }
-    Out[KV.first] = Varies ? LargeValue * int64_t(1 + K++) : 0;
+    if (X != 0)
+      Coeffs.forEach([&](unsigned T, int64_t C) {
+        Out[T] = wrapAdd(Out[T], wrapMul(C, X));
+      });
   }
   return Out;
 }
@@ -234,13 +239,16 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   const ThreadGeometry &G = T.Geometry;
   CoalescingModel Model;
 
+  // The offset's parts as one value per thread, read once (see WarpInfo).
+  const std::vector<int64_t> Consts = Off.constants().toVector();
+  std::vector<std::vector<int64_t>> Coeffs;
+  for (const auto &KV : Off.coefficients())
+    Coeffs.push_back(KV.second.toVector());
+
   // Warps with at least two active lanes; identical ones (same relative
   // pattern and alignment) are evaluated once.
   std::vector<WarpInfo> Warps;
   std::set<std::vector<int64_t>> Signatures;
-  std::vector<const Lanes *> Coeffs;
-  for (const auto &KV : Off.coefficients())
-    Coeffs.push_back(&KV.second);
   for (unsigned W = 0; W < G.warps(); ++W) {
     WarpInfo WI;
     WI.Begin = G.warpBegin(W);
@@ -255,12 +263,12 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     WI.First = WI.Active[0];
     std::vector<int64_t> Sig;
     Sig.reserve(1 + (WI.End - WI.Begin) * (2 + Coeffs.size()));
-    Sig.push_back(((Off.constants()[WI.First] % 32) + 32) % 32);
+    Sig.push_back(((Consts[WI.First] % 32) + 32) % 32);
     for (unsigned L = WI.Begin; L < WI.End; ++L) {
       Sig.push_back(A.Active[L]);
-      Sig.push_back(Off.constants()[L] - Off.constants()[WI.First]);
-      for (const Lanes *C : Coeffs)
-        Sig.push_back((*C)[L] - (*C)[WI.First]);
+      Sig.push_back(Consts[L] - Consts[WI.First]);
+      for (const std::vector<int64_t> &C : Coeffs)
+        Sig.push_back(C[L] - C[WI.First]);
     }
     if (Signatures.insert(Sig).second)
       Warps.push_back(std::move(WI));
@@ -272,26 +280,51 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   // non-zero coefficient difference of each, and the concrete spread.
   std::vector<SymbolId> Varying;
   std::map<SymbolId, int64_t> MinStep;
+  std::vector<int64_t> Steps(Coeffs.size(), 0); // 0: none yet.
   int64_t Spread = 0;
   for (const WarpInfo &W : Warps) {
     int64_t Lo = INT64_MAX, Hi = INT64_MIN;
     for (unsigned L : W.Active) {
-      Lo = std::min(Lo, Off.constants()[L]);
-      Hi = std::max(Hi, Off.constants()[L]);
+      Lo = std::min(Lo, Consts[L]);
+      Hi = std::max(Hi, Consts[L]);
     }
     Spread = std::max(Spread, Hi - Lo + int64_t(A.Width));
-    for (const auto &KV : Off.coefficients())
+    for (unsigned K = 0; K < Coeffs.size(); ++K) {
+      const std::vector<int64_t> &C = Coeffs[K];
       for (unsigned L : W.Active) {
-        int64_t D = std::llabs(KV.second[L] - KV.second[W.First]);
-        if (D == 0)
-          continue;
-        auto [It, New] = MinStep.try_emplace(KV.first, D);
-        if (!New)
-          It->second = std::min(It->second, D);
+        int64_t D = std::llabs(C[L] - C[W.First]);
+        if (D != 0 && (Steps[K] == 0 || D < Steps[K]))
+          Steps[K] = D;
       }
+    }
   }
-  for (const auto &KV : MinStep)
-    Varying.push_back(KV.first);
+  // In SymbolId order, as Off.coefficients() is.
+  std::vector<const std::vector<int64_t> *> VaryingCoeffs;
+  {
+    unsigned K = 0;
+    for (const auto &KV : Off.coefficients()) {
+      if (Steps[K] != 0) {
+        MinStep[KV.first] = Steps[K];
+        Varying.push_back(KV.first);
+        VaryingCoeffs.push_back(&Coeffs[K]);
+      }
+      ++K;
+    }
+  }
+  for (WarpInfo &W : Warps) {
+    W.Const.assign(Consts.begin() + W.Begin, Consts.begin() + W.End);
+    for (unsigned I = 0; I < Varying.size(); ++I) {
+      const std::vector<int64_t> &C = *VaryingCoeffs[I];
+      std::vector<int64_t> Delta(W.End - W.Begin);
+      bool Any = false;
+      for (unsigned L = W.Begin; L < W.End; ++L) {
+        Delta[L - W.Begin] = wrapSub(C[L], C[W.First]);
+        Any |= Delta[L - W.Begin] != 0;
+      }
+      if (Any)
+        W.Terms.push_back({I, std::move(Delta)});
+    }
+  }
 
   // The values each varying unknown is enumerated over.
   std::vector<std::vector<int64_t>> Values;
@@ -336,31 +369,30 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   };
   std::vector<char> BadAt(Combos);
   Shown Best;
-  BoundOffset Bound(Off);
-  std::vector<std::optional<int64_t>> Addr, WorstAddr;
+  std::vector<std::optional<int64_t>> Addr, WorstAddr, Whole;
+  // The assignment's value of each varying unknown; a SymbolBinding is
+  // built only for the one shown.
+  std::vector<int64_t> Value(Varying.size());
   AccessOp Op =
       A.Kind == AccessKind::Store ? AccessOp::Store : AccessOp::Load;
   for (uint64_t C = 0; C < Combos; ++C) {
-    SymbolBinding Bind;
     uint64_t Rest = C;
     for (unsigned I = 0; I < Varying.size(); ++I) {
-      Bind[Varying[I]] = Values[I][Rest % Values[I].size()];
+      Value[I] = Values[I][Rest % Values[I].size()];
       Rest /= Values[I].size();
     }
-    Bound.bind(Bind);
     bool Bad = false;
     CoalescingResult Worst;
     const WarpInfo *WorstWarp = nullptr;
     for (const WarpInfo &W : Warps) {
-      warpAddresses(Bound, W, Addr);
+      warpAddresses(W, Value, Addr);
       // Counts only: the sector list is the shown warp's, computed last.
       CoalescingResult R = Model.count(Addr, A.Width);
       // A request thinned out by a branch whose other side serves the other
       // lanes (`if (odd) out[tid] = ...`) is not the layout's fault: the
       // pattern must be uncoalesced over the whole warp too.
       if (isUncoalesced(R) && W.Active.size() != W.All.size()) {
-        std::vector<std::optional<int64_t>> Whole;
-        warpAddresses(Bound, W, Whole, /*AllLanes=*/true);
+        warpAddresses(W, Value, Whole, /*AllLanes=*/true);
         Bad |= isUncoalesced(Model.count(Whole, A.Width));
       } else {
         Bad |= isUncoalesced(R);
@@ -374,7 +406,9 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     BadAt[C] = Bad;
     if (C == 0 || (Bad && !Best.Bad) ||
         (Bad == Best.Bad && Worst.ratio() > Best.Worst.ratio())) {
-      Best.Bind = std::move(Bind);
+      Best.Bind.clear();
+      for (unsigned I = 0; I < Varying.size(); ++I)
+        Best.Bind[Varying[I]] = Value[I];
       Best.Bad = Bad;
       Best.Worst = std::move(Worst);
       Best.Warp = WorstWarp->Begin / G.warpSize();
@@ -477,95 +511,151 @@ TransferGroup transferGroup(const KernelTrace &T, unsigned GIndex,
   return Grp;
 }
 
-Reassignment reassign(const KernelTrace &T, const TransferGroup &Grp,
-                      bool ByGlobal, const SymbolBinding &Binding,
-                      const KernelTrace *Padded) {
-  Reassignment R;
+Reassignment::Reassignment(const KernelTrace &T, const TransferGroup &Grp,
+                           bool ByGlobal, const SymbolBinding &Binding,
+                           const KernelTrace *Padded)
+    : Geo(T.Geometry), ByGlobal(ByGlobal) {
   const KernelTrace &ST = Padded ? *Padded : T;
-  unsigned NInst = Grp.Global.size();
+  NInst = Grp.Global.size();
   std::vector<const GlobalAccess *> Gs;
   std::vector<const SharedAccess *> Ss;
   for (unsigned K = 0; K < NInst; ++K) {
     if (Grp.Global[K] >= T.GlobalAccesses.size() ||
         Grp.Shared[K] >= ST.Accesses.size())
-      return R;
+      return;
     Gs.push_back(&T.GlobalAccesses[Grp.Global[K]]);
     Ss.push_back(&ST.Accesses[Grp.Shared[K]]);
     if (!Gs.back()->Offset.isAffine() || !Ss.back()->Address.Offset.isAffine() ||
         Ss.back()->E != T.Accesses[Grp.Shared[K]].E)
-      return R;
+      return;
   }
   const std::vector<char> &Active = Gs[0]->Active;
-  std::vector<unsigned> Threads;
+  Slot.assign(Active.size(), -1);
   for (unsigned Th = 0; Th < Active.size(); ++Th)
     if (Active[Th])
-      Threads.push_back(Th);
-  if (Threads.size() < 2)
-    return R;
+      Slot[Th] = int(Threads++);
+  if (Threads < 2)
+    return;
 
   // Addresses of every work item (instance, thread), both sides.
-  struct Item {
-    int64_t G, S;
-    unsigned K, Th;
-  };
-  std::vector<Item> Items;
+  GAddr.reserve(size_t(NInst) * Threads);
+  SAddr.reserve(size_t(NInst) * Threads);
   for (unsigned K = 0; K < NInst; ++K) {
-    SymbolBinding GB = fullBinding(Gs[K]->Offset, Active, Binding);
-    SymbolBinding SB = fullBinding(Ss[K]->Address.Offset, Active, Binding);
-    for (unsigned Th : Threads)
-      Items.push_back({Gs[K]->Offset.evaluate(Th, GB),
-                       Ss[K]->Address.Offset.evaluate(Th, SB), K, Th});
+    std::vector<int64_t> GV = fullyBound(Gs[K]->Offset, Active, Binding);
+    std::vector<int64_t> SV =
+        fullyBound(Ss[K]->Address.Offset, Active, Binding);
+    for (unsigned Th = 0; Th < Active.size(); ++Th)
+      if (Active[Th]) {
+        GAddr.push_back(GV[Th]);
+        SAddr.push_back(SV[Th]);
+      }
   }
-  std::vector<Item> Moved = Items;
-  std::sort(Moved.begin(), Moved.end(), [&](const Item &X, const Item &Y) {
-    int64_t A = ByGlobal ? X.G : X.S, B = ByGlobal ? Y.G : Y.S;
-    if (A != B)
-      return A < B;
-    return X.K != Y.K ? X.K < Y.K : X.Th < Y.Th;
-  });
+  GWidth = Gs[0]->Width;
+  SWidth = Ss[0]->Width;
+  SOp = Ss[0]->Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
+  Valid = true;
+}
 
-  // Slots in the order the hardware runs them: instance by instance, warp
-  // by warp over the active threads.
-  const ThreadGeometry &Geo = T.Geometry;
+const CoalescingResult &Reassignment::globalBefore() {
+  if (!Before)
+    price(/*Reassigned=*/false, &Before.emplace(), nullptr);
+  return *Before;
+}
+
+const CoalescingResult &Reassignment::globalAfter() {
+  if (!After)
+    price(/*Reassigned=*/true, &After.emplace(), nullptr);
+  return *After;
+}
+
+unsigned Reassignment::sharedAfter() {
+  if (!SharedAfter)
+    price(/*Reassigned=*/true, nullptr, &SharedAfter.emplace());
+  return *SharedAfter;
+}
+
+void Reassignment::price(bool Reassigned, CoalescingResult *Global,
+                         unsigned *Shared) {
+  if (Reassigned && Moved.empty()) {
+    // Sorted by the chosen side's address, ties in item order (instance,
+    // then thread).
+    const std::vector<int64_t> &Key = ByGlobal ? GAddr : SAddr;
+    std::vector<std::pair<int64_t, uint32_t>> Sorted;
+    Sorted.reserve(Key.size());
+    for (uint32_t I = 0; I < Key.size(); ++I)
+      Sorted.push_back({Key[I], I});
+    std::sort(Sorted.begin(), Sorted.end());
+    Moved.reserve(Sorted.size());
+    for (const auto &KV : Sorted)
+      Moved.push_back(KV.second);
+  }
   CoalescingModel CM;
   BankModel BM;
-  unsigned GW = Gs[0]->Width, SW = Ss[0]->Width;
-  AccessOp SOp = Ss[0]->Kind == AccessKind::Load ? AccessOp::Load
-                                                  : AccessOp::Store;
-  auto Evaluate = [&](const std::vector<Item> &Order, CoalescingResult &GWorst,
-                      unsigned &SWorst) {
-    bool Have = false;
-    SWorst = 1;
-    std::vector<int> Slot(Active.size(), -1);
-    for (unsigned I = 0; I < Threads.size(); ++I)
-      Slot[Threads[I]] = int(I);
-    for (unsigned K = 0; K < NInst; ++K)
-      for (unsigned W = 0; W < Geo.warps(); ++W) {
-        std::vector<std::optional<int64_t>> GA, SA;
-        for (unsigned Th = Geo.warpBegin(W); Th < Geo.warpEnd(W); ++Th) {
-          if (Th >= Slot.size() || Slot[Th] < 0) {
-            GA.push_back(std::nullopt);
-            SA.push_back(std::nullopt);
-            continue;
-          }
-          const Item &It = Order[K * Threads.size() + unsigned(Slot[Th])];
-          GA.push_back(It.G);
-          SA.push_back(It.S);
+  bool Have = false;
+  if (Shared)
+    *Shared = 1;
+  // Warps whose request is a shifted copy of one already priced cost the
+  // same and are skipped: sector counts are the same under a shift by whole
+  // sectors, and bank conflicts under a shift by whole words (the banks
+  // only rotate). After re-assignment most warps take the same pattern a
+  // tile row further on.
+  const int64_t GPeriod = CM.sectorBytes();
+  const int64_t SPeriod = BM.bankBytes();
+  PatternSet SeenG, SeenS;
+  std::vector<std::optional<int64_t>> GA, SA;
+  std::vector<int64_t> GKey, SKey;
+  for (unsigned K = 0; K < NInst; ++K)
+    for (unsigned W = 0; W < Geo.warps(); ++W) {
+      unsigned Begin = Geo.warpBegin(W), End = Geo.warpEnd(W);
+      GA.assign(End - Begin, std::nullopt);
+      SA.assign(End - Begin, std::nullopt);
+      // The key: the lane count, which lanes are active, then each active
+      // lane's address relative to the first one's, then the first one's
+      // modulo the period.
+      GKey.assign(2 + (End - Begin) / 64, 0);
+      GKey[0] = End - Begin;
+      std::optional<int64_t> G0, S0;
+      for (unsigned Th = Begin; Th < End; ++Th) {
+        if (Th >= Slot.size() || Slot[Th] < 0)
+          continue;
+        uint32_t I = K * Threads + unsigned(Slot[Th]);
+        if (Reassigned)
+          I = Moved[I];
+        GA[Th - Begin] = GAddr[I];
+        SA[Th - Begin] = SAddr[I];
+        GKey[1 + (Th - Begin) / 64] |= int64_t(1) << ((Th - Begin) % 64);
+        if (!G0) {
+          G0 = GAddr[I];
+          S0 = SAddr[I];
         }
-        CoalescingResult C = CM.analyze(GA, GW);
-        if (C.ActiveLanes >= 2 && (!Have || C.ratio() > GWorst.ratio())) {
-          GWorst = C;
+      }
+      if (!G0)
+        continue;
+      SKey = GKey;
+      auto Seen = [](PatternSet &Set,
+                     std::vector<int64_t> &Key,
+                     const std::vector<std::optional<int64_t>> &Addr,
+                     int64_t First, int64_t Period) {
+        for (const auto &A : Addr)
+          if (A)
+            Key.push_back(wrapSub(*A, First));
+        Key.push_back(((First % Period) + Period) % Period);
+        return !Set.insert(Key).second;
+      };
+      if (Global && !Seen(SeenG, GKey, GA, *G0, GPeriod)) {
+        CoalescingResult C = CM.count(GA, GWidth);
+        if (C.ActiveLanes >= 2 && (!Have || C.ratio() > Global->ratio())) {
+          *Global = C;
           Have = true;
         }
-        BankResult B = BM.analyze(SA, SW, SOp);
-        if (B.ActiveLanes >= 1)
-          SWorst = std::max(SWorst, B.degree());
       }
-  };
-  Evaluate(Items, R.GlobalBefore, R.SharedBefore);
-  Evaluate(Moved, R.GlobalAfter, R.SharedAfter);
-  R.Valid = true;
-  return R;
+      if (Shared && !Seen(SeenS, SKey, SA, *S0, SPeriod)) {
+        // TODO(lead): BankModel's count-only entry (helper A) here.
+        BankResult B = BM.analyze(SA, SWidth, SOp);
+        if (B.ActiveLanes >= 1)
+          *Shared = std::max(*Shared, B.degree());
+      }
+    }
 }
 
 SymbolBinding largeBinding(const SymbolBinding &B) {
@@ -612,24 +702,25 @@ std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
     return "";
   SymbolBinding Large = largeBinding(V.Binding);
   TransferGroup Grp = transferGroup(T, GIndex, SIndex);
-  Reassignment R = reassign(T, Grp, /*ByGlobal=*/true, Large);
-  if (!R.Valid || isUncoalesced(R.GlobalAfter) || !isUncoalesced(R.GlobalBefore))
+  Reassignment R(T, Grp, /*ByGlobal=*/true, Large);
+  if (!R.valid() || isUncoalesced(R.globalAfter()) ||
+      !isUncoalesced(R.globalBefore()))
     return "";
   std::string Global = declName(G.Base, "global memory");
   std::string Tile = declName(S.Address.Base, "shared memory");
   std::ostringstream OS;
   OS << "with consecutive lanes on consecutive elements of '" << Global
-     << "' a warp's request would touch " << R.GlobalAfter.Sectors
-     << " sectors (not " << R.GlobalBefore.Sectors << "), and '" << Tile
+     << "' a warp's request would touch " << R.globalAfter().Sectors
+     << " sectors (not " << R.globalBefore().Sectors << "), and '" << Tile
      << "' would do the transposition";
   std::string What = S.Kind == AccessKind::Store
                          ? "the store to '" + Tile + "'"
                          : "the load from '" + Tile + "'";
-  if (R.SharedAfter <= 1) {
+  if (R.sharedAfter() <= 1) {
     OS << "; " << What << " stays conflict-free";
     return OS.str();
   }
-  OS << "; " << What << " would then be a " << R.SharedAfter
+  OS << "; " << What << " would then be a " << R.sharedAfter()
      << "-way bank conflict";
   // Which padding of the tile removes it, re-walking the kernel padded.
   const auto *Var = dyn_cast_or_null<VarDecl>(S.Address.Base);
@@ -643,10 +734,11 @@ std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
     for (int64_t Pad : {1, 2, 4, 8}) {
       PaddingOverride O{Var, Pad};
       KernelTrace P = traceKernel(K.Ctx, K.Kernel, T.Geometry, K.Opts, &O);
-      Reassignment RP = reassign(T, Grp, /*ByGlobal=*/true, Large, &P);
-      if (!RP.Valid)
+      // Only the tile side moves: the global side is R's.
+      Reassignment RP(T, Grp, /*ByGlobal=*/true, Large, &P);
+      if (!RP.valid())
         break;
-      if (RP.SharedAfter <= 1) {
+      if (RP.sharedAfter() <= 1) {
         OS << ", which padding '" << Tile << "' to ["
            << VT->getSize().getZExtValue() << "]["
            << Row->getSize().getZExtValue() + uint64_t(Pad) << "] removes";
@@ -678,17 +770,19 @@ std::vector<FindingNote> globalSideNotes(const KernelContext &K,
     // (consecutive lanes on consecutive words), keeping every element's
     // place in the tile: what does the global side pay?
     TransferGroup Grp = transferGroup(T, GI, SIndex);
-    Reassignment R = reassign(T, Grp, /*ByGlobal=*/false, {});
-    if (!R.Valid || R.SharedAfter > 1 || !isUncoalesced(R.GlobalAfter))
+    Reassignment R(T, Grp, /*ByGlobal=*/false, {});
+    // The global side first: it rejects most groups, and it is cheaper
+    // than the bank side.
+    if (!R.valid() || !isUncoalesced(R.globalAfter()) || R.sharedAfter() > 1)
       continue;
     std::string Global = declName(G.Base, "global memory");
     std::ostringstream OS;
     OS << "'" << Global << "' is " << (G.Kind == AccessKind::Load ? "read" : "written")
-       << " coalesced here (" << R.GlobalBefore.Sectors
+       << " coalesced here (" << R.globalBefore().Sectors
        << " sectors per request); giving consecutive lanes consecutive "
           "elements of '"
        << declName(S.Address.Base, "the tile")
-       << "' instead would make this access touch " << R.GlobalAfter.Sectors
+       << "' instead would make this access touch " << R.globalAfter().Sectors
        << " sectors: change the tile's layout, not which lanes move which "
           "elements";
     Notes.push_back({G.Loc, OS.str()});
