@@ -57,8 +57,6 @@
 #include "BankModel.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
 
 namespace shmem {
 
@@ -68,17 +66,35 @@ unsigned BankResult::degree() const {
   return std::max(1u, (Wavefronts + IdealWavefronts - 1) / IdealWavefronts);
 }
 
+BankModel::BankModel(unsigned Banks, unsigned BankBytes)
+    : Banks(Banks ? Banks : 1), BankBytes(BankBytes ? BankBytes : 1) {
+  // Word and bank indices are taken for every word every lane touches; on
+  // real hardware both sizes are powers of two, where an arithmetic shift
+  // and a mask are the same floor division and modulo as the general path.
+  if ((this->BankBytes & (this->BankBytes - 1)) == 0)
+    for (WordShift = 0; (1u << WordShift) < this->BankBytes; ++WordShift)
+      ;
+  if ((this->Banks & (this->Banks - 1)) == 0)
+    BankMask = int64_t(this->Banks) - 1;
+}
+
 int64_t BankModel::wordOf(int64_t A) const {
+  if (WordShift >= 0)
+    return A >> WordShift;
   int64_t W = A / int64_t(BankBytes);
   if (A < 0 && A % int64_t(BankBytes))
     --W;
   return W;
 }
 
-unsigned BankModel::bankOf(int64_t A) const {
-  int64_t B = wordOf(A) % int64_t(Banks);
+unsigned BankModel::bankOfWord(int64_t W) const {
+  if (BankMask >= 0)
+    return unsigned(W & BankMask);
+  int64_t B = W % int64_t(Banks);
   return unsigned(B < 0 ? B + Banks : B);
 }
+
+unsigned BankModel::bankOf(int64_t A) const { return bankOfWord(wordOf(A)); }
 
 unsigned BankModel::phaseLanes(unsigned WidthBytes) const {
   unsigned Width = std::max(1u, WidthBytes);
@@ -103,10 +119,60 @@ BankResult
 BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
                    unsigned WidthBytes, AccessOp Op) const {
   BankResult R;
+  compute</*Detail=*/true>(LaneAddress, std::max(1u, WidthBytes), Op, R);
+  return R;
+}
+
+BankResult
+BankModel::count(const std::vector<std::optional<int64_t>> &LaneAddress,
+                 unsigned WidthBytes, AccessOp Op) const {
+  BankResult R;
+  compute</*Detail=*/false>(LaneAddress, std::max(1u, WidthBytes), Op, R);
+  return R;
+}
+
+/// The distinct words lanes [Begin, End) ask of \p Bank, ascending, and
+/// when \p Lanes is given the lanes asking, ascending: the exact count for
+/// an Unsorted tally and the worst bank's detail.
+void BankModel::wordsOfBank(
+    const std::vector<std::optional<int64_t>> &LaneAddress, unsigned Begin,
+    unsigned End, unsigned Width, unsigned Bank, std::vector<int64_t> &Words,
+    std::vector<unsigned> *Lanes) const {
+  Words.clear();
+  if (Lanes)
+    Lanes->clear();
+  for (unsigned L = Begin; L < End; ++L) {
+    if (!LaneAddress[L])
+      continue;
+    int64_t A = *LaneAddress[L];
+    for (int64_t W = wordOf(A), Last = wordOf(A + int64_t(Width) - 1);
+         W <= Last; ++W) {
+      if (bankOfWord(W) != Bank)
+        continue;
+      // Lanes sharing a word are often neighbours: skip those at once.
+      if (Words.empty() || Words.back() != W)
+        Words.push_back(W);
+      if (Lanes && (Lanes->empty() || Lanes->back() != L))
+        Lanes->push_back(L);
+    }
+  }
+  if (!std::is_sorted(Words.begin(), Words.end()))
+    std::sort(Words.begin(), Words.end());
+  Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
+}
+
+template <bool Detail>
+void BankModel::compute(const std::vector<std::optional<int64_t>> &LaneAddress,
+                        unsigned Width, AccessOp Op, BankResult &R) const {
+  // Rules 1 to 4, with each phase's banks tallied in lane order rather than
+  // the (bank, word, lane) tuples sorted per phase and over the warp of
+  // before (about ten thousand instructions per warp, most of a search's
+  // time); words that arrive out of order are sorted for their bank alone.
   const unsigned Lanes = LaneAddress.size();
-  const unsigned Width = std::max(1u, WidthBytes);
-  R.LaneBank.assign(Lanes, -1);
-  R.WordsPerBank.assign(Banks, 0);
+  if constexpr (Detail) {
+    R.LaneBank.assign(Lanes, -1);
+    WarpTally.reset(Banks);
+  }
 
   unsigned PhaseLanes = phaseLanes(Width);
   R.PairsFolded = foldsPairs(LaneAddress, Width, Op);
@@ -114,77 +180,69 @@ BankModel::analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
     PhaseLanes *= 2;
   R.PhaseLanes = PhaseLanes;
 
-  // (bank, word, lane) for every word a lane touches; sorted per phase
-  // instead of the per-bank std::set/std::map of before (a hundred heap
-  // allocations per warp request).
-  struct Touch {
-    unsigned Bank;
-    int64_t Word;
-    unsigned Lane;
-    bool operator<(const Touch &O) const {
-      return Bank != O.Bank ? Bank < O.Bank
-             : Word != O.Word ? Word < O.Word
-                              : Lane < O.Lane;
-    }
-  };
-  std::vector<Touch> All, Phase;
-  All.reserve(Lanes * ((Width + BankBytes - 1) / BankBytes + 1));
   unsigned WorstCost = 0;
   for (unsigned Begin = 0; Begin < Lanes; Begin += PhaseLanes) {
     unsigned End = std::min(Lanes, Begin + PhaseLanes);
-    size_t First = All.size();
+    PhaseTally.reset(Banks);
+    unsigned PhaseCost = 0;
+    bool Active = false;
     for (unsigned L = Begin; L < End; ++L) {
       if (!LaneAddress[L])
         continue;
       ++R.ActiveLanes;
-      int64_t FirstW = wordOf(*LaneAddress[L]);
-      int64_t LastW = wordOf(*LaneAddress[L] + int64_t(Width) - 1);
-      R.LaneBank[L] = int(bankOf(*LaneAddress[L]));
-      for (int64_t W = FirstW; W <= LastW; ++W)
-        All.push_back({bankOf(W * int64_t(BankBytes)), W, L});
-    }
-    if (All.size() == First)
-      continue;
-    Phase.assign(All.begin() + First, All.end());
-    std::sort(Phase.begin(), Phase.end());
-    unsigned PhaseCost = 0;
-    for (size_t I = 0; I < Phase.size();) {
-      size_t J = I;
-      unsigned Cost = 0;
-      for (; J < Phase.size() && Phase[J].Bank == Phase[I].Bank; ++J)
-        if (J == I || Phase[J].Word != Phase[J - 1].Word)
-          ++Cost;
-      PhaseCost = std::max(PhaseCost, Cost);
-      if (Cost > WorstCost) {
-        WorstCost = Cost;
-        R.Worst.Bank = Phase[I].Bank;
-        R.Worst.Words.clear();
-        R.Worst.Lanes.clear();
-        for (size_t K = I; K < J; ++K) {
-          if (K == I || Phase[K].Word != Phase[K - 1].Word)
-            R.Worst.Words.push_back(Phase[K].Word);
-          R.Worst.Lanes.push_back(Phase[K].Lane);
-        }
-        std::sort(R.Worst.Lanes.begin(), R.Worst.Lanes.end());
-        R.Worst.Lanes.erase(
-            std::unique(R.Worst.Lanes.begin(), R.Worst.Lanes.end()),
-            R.Worst.Lanes.end());
-        R.PhaseBegin = Begin;
-        R.PhaseEnd = End;
+      Active = true;
+      int64_t A = *LaneAddress[L];
+      int64_t FirstW = wordOf(A), LastW = wordOf(A + int64_t(Width) - 1);
+      if constexpr (Detail)
+        R.LaneBank[L] = int(bankOfWord(FirstW));
+      for (int64_t W = FirstW; W <= LastW; ++W) {
+        unsigned B = bankOfWord(W);
+        if (PhaseTally.add(B, W))
+          PhaseCost = std::max(PhaseCost, PhaseTally.Words[B]);
+        if constexpr (Detail)
+          WarpTally.add(B, W);
       }
-      I = J;
+    }
+    if (!Active)
+      continue;
+    // An unsorted tally counted only the words above all before them, a
+    // lower bound: count its bank again.
+    if (PhaseTally.AnyUnsorted)
+      for (unsigned B = 0; B < Banks; ++B)
+        if (PhaseTally.Unsorted[B]) {
+          wordsOfBank(LaneAddress, Begin, End, Width, B, SortScratch, nullptr);
+          PhaseTally.Words[B] = unsigned(SortScratch.size());
+          PhaseCost = std::max(PhaseCost, PhaseTally.Words[B]);
+        }
+    // The worst bank is the lowest one reaching the maximum in the first
+    // phase that reaches it.
+    if (Detail && PhaseCost > WorstCost) {
+      WorstCost = PhaseCost;
+      unsigned B = 0;
+      while (PhaseTally.Words[B] != PhaseCost)
+        ++B;
+      R.Worst.Bank = B;
+      R.Worst.Words.reserve(PhaseCost);
+      R.Worst.Lanes.reserve(End - Begin);
+      wordsOfBank(LaneAddress, Begin, End, Width, B, R.Worst.Words,
+                  &R.Worst.Lanes);
+      R.PhaseBegin = Begin;
+      R.PhaseEnd = End;
     }
     R.Wavefronts += PhaseCost;
     ++R.Phases;
   }
-  std::sort(All.begin(), All.end());
-  for (size_t I = 0; I < All.size(); ++I)
-    if (I == 0 || All[I].Bank != All[I - 1].Bank ||
-        All[I].Word != All[I - 1].Word)
-      ++R.WordsPerBank[All[I].Bank];
+  if constexpr (Detail) {
+    if (WarpTally.AnyUnsorted)
+      for (unsigned B = 0; B < Banks; ++B)
+        if (WarpTally.Unsorted[B]) {
+          wordsOfBank(LaneAddress, 0, Lanes, Width, B, SortScratch, nullptr);
+          WarpTally.Words[B] = unsigned(SortScratch.size());
+        }
+    R.WordsPerBank = WarpTally.Words;
+  }
   R.BankConflicts = R.Wavefronts - R.Phases;
   R.IdealWavefronts = std::max(1u, R.Phases);
-  return R;
 }
 
 } // namespace shmem

@@ -6,6 +6,8 @@
 // test/calibration/README.md); the unit test BankModelCalibrationTest
 // replays every measured row and expects the exact wavefront count, and the
 // exact bank-conflict count ncu reports.
+// BankModelEquivalenceTest compares analyze() and count() field by field
+// with a plain reference written from the rules below, over random warps.
 //
 // The rules, in short (BankModel.cpp cites the rows that show each one):
 //  1. The lanes are served in fixed phases of consecutive lanes: 32 lanes
@@ -27,6 +29,7 @@
 #ifndef SHMEM_LINT_MODEL_BANKMODEL_H
 #define SHMEM_LINT_MODEL_BANKMODEL_H
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,16 +77,27 @@ struct BankResult {
   bool conflicted() const { return Wavefronts > IdealWavefronts; }
 };
 
+/// Not thread-safe: a model keeps scratch space between calls (see
+/// Tallies); give each thread its own.
 class BankModel {
 public:
-  explicit BankModel(unsigned Banks = 32, unsigned BankBytes = 4)
-      : Banks(Banks ? Banks : 1), BankBytes(BankBytes ? BankBytes : 1) {}
+  explicit BankModel(unsigned Banks = 32, unsigned BankBytes = 4);
 
   /// \p LaneAddress holds one entry per lane of the warp: the byte offset the
   /// lane accesses, or nullopt when the lane is inactive. \p WidthBytes is
   /// 1, 2, 4, 8 or 16.
   BankResult analyze(const std::vector<std::optional<int64_t>> &LaneAddress,
                      unsigned WidthBytes, AccessOp Op) const;
+
+  /// analyze() for callers that need only the cost: the same ActiveLanes,
+  /// Wavefronts, IdealWavefronts, Phases, PhaseLanes, PairsFolded and
+  /// BankConflicts (hence degree() and conflicted()), but LaneBank and
+  /// WordsPerBank empty, Worst and PhaseBegin/PhaseEnd left at their
+  /// defaults. For searches that cost many warps or many values of the
+  /// unknowns and explain only the one they keep (CoalescingModel::count is
+  /// the same for sectors). Past the first call it allocates nothing.
+  BankResult count(const std::vector<std::optional<int64_t>> &LaneAddress,
+                   unsigned WidthBytes, AccessOp Op) const;
 
   unsigned banks() const { return Banks; }
   unsigned bankBytes() const { return BankBytes; }
@@ -97,9 +111,59 @@ public:
 
 private:
   int64_t wordOf(int64_t ByteAddress) const;
+  unsigned bankOfWord(int64_t Word) const;
+
+  template <bool Detail>
+  void compute(const std::vector<std::optional<int64_t>> &LaneAddress,
+               unsigned Width, AccessOp Op, BankResult &R) const;
+  void wordsOfBank(const std::vector<std::optional<int64_t>> &LaneAddress,
+                   unsigned Begin, unsigned End, unsigned Width, unsigned Bank,
+                   std::vector<int64_t> &Words,
+                   std::vector<unsigned> *Lanes) const;
 
   unsigned Banks;
   unsigned BankBytes;
+  /// log2 of BankBytes, or -1 when not a power of two (then wordOf divides).
+  int WordShift = -1;
+  /// Banks - 1 when Banks is a power of two (then the bank of a word is its
+  /// low bits), else -1.
+  int64_t BankMask = -1;
+
+  /// Distinct words per bank while lanes are scanned in order: as long as
+  /// the words a bank receives never decrease, counting the changes counts
+  /// them with no sort and no set. A word below the bank's last marks it
+  /// Unsorted, and its words are then counted again exactly.
+  struct Tallies {
+    std::vector<int64_t> Last;   ///< Per bank: the highest word so far.
+    std::vector<unsigned> Words; ///< Per bank: exact unless Unsorted.
+    std::vector<char> Unsorted;  ///< Per bank: a word came below Last.
+    bool AnyUnsorted = false;
+
+    void reset(unsigned Banks) {
+      Last.resize(Banks); // Read only where Words is not 0.
+      Words.resize(Banks);
+      Unsorted.resize(Banks);
+      std::fill(Words.begin(), Words.end(), 0u);
+      std::fill(Unsorted.begin(), Unsorted.end(), char(0));
+      AnyUnsorted = false;
+    }
+    /// Counts word \p W of bank \p B; returns whether Words[B] rose.
+    bool add(unsigned B, int64_t W) {
+      if (Words[B] && W <= Last[B]) {
+        if (W != Last[B])
+          Unsorted[B] = AnyUnsorted = true;
+        return false;
+      }
+      ++Words[B];
+      Last[B] = W;
+      return true;
+    }
+  };
+  /// For the current phase and for the whole warp; kept between calls so
+  /// that analysing warp after warp does not allocate.
+  mutable Tallies PhaseTally, WarpTally;
+  /// Words of one bank, sorted, when an Unsorted tally is counted again.
+  mutable std::vector<int64_t> SortScratch;
 };
 
 } // namespace shmem

@@ -27,6 +27,8 @@
 #include "CoalescingModel.h"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 
 namespace shmem {
 
@@ -40,6 +42,16 @@ double CoalescingResult::ratio() const {
   if (IdealSectors == 0)
     return 1.0;
   return double(Sectors) / double(IdealSectors);
+}
+
+CoalescingModel::CoalescingModel(unsigned SectorBytes)
+    : SectorBytes(SectorBytes ? SectorBytes : 1) {
+  // sectorOf() divides; with sectors of a power of two bytes (always, on
+  // real hardware) an arithmetic shift is the same floor division.
+  if ((this->SectorBytes & (this->SectorBytes - 1)) == 0)
+    for (SectorShift = 0; (1u << SectorShift) < this->SectorBytes;
+         ++SectorShift)
+      ;
 }
 
 int64_t CoalescingModel::sectorOf(int64_t ByteAddress) const {
@@ -74,52 +86,66 @@ void CoalescingModel::compute(
   // a both the byte runs and the sectors come out sorted: one sort gives
   // the distinct bytes (merging overlapping runs) and the distinct sectors
   // (skipping the ones already counted). Called for every warp of every
-  // candidate value of the unknowns, hence no set.
-  std::vector<int64_t> &Starts = Scratch;
-  Starts.clear();
-  for (const auto &A : LaneAddress)
-    if (A)
-      Starts.push_back(*A);
-  R.ActiveLanes = unsigned(Starts.size());
-  if (Starts.empty())
+  // candidate value of the unknowns, hence no set, and the scratch sized
+  // once rather than grown lane by lane.
+  if (Scratch.size() < LaneAddress.size())
+    Scratch.resize(LaneAddress.size());
+  int64_t *Starts = Scratch.data();
+  size_t N = 0;
+  bool Ascending = true;
+  int64_t Prev = std::numeric_limits<int64_t>::min();
+  for (const auto &A : LaneAddress) {
+    if (!A)
+      continue;
+    Ascending &= *A >= Prev;
+    Prev = *A;
+    Starts[N++] = *A;
+  }
+  R.ActiveLanes = unsigned(N);
+  if (N == 0)
     return;
   R.Requests = 1;
-  // Lanes usually come in address order already.
-  if (!std::is_sorted(Starts.begin(), Starts.end()))
-    std::sort(Starts.begin(), Starts.end());
-  int64_t CurBegin = Starts[0], CurEnd = Starts[0] + W;
-  for (size_t I = 1; I < Starts.size(); ++I) {
-    if (Starts[I] <= CurEnd) {
-      CurEnd = std::max(CurEnd, Starts[I] + W);
-      continue;
-    }
-    R.DistinctBytes += uint64_t(CurEnd - CurBegin);
-    CurBegin = Starts[I];
-    CurEnd = Starts[I] + W;
+  // Lanes usually come in address order already, or in reverse order.
+  if (!Ascending) {
+    if (std::is_sorted(Starts, Starts + N, std::greater<int64_t>()))
+      std::reverse(Starts, Starts + N);
+    else
+      std::sort(Starts, Starts + N);
   }
-  R.DistinctBytes += uint64_t(CurEnd - CurBegin);
   if (SectorList)
-    SectorList->reserve(Starts.size() + 1);
-  // sectorOf() divides; with sectors of a power of two bytes (always, on
-  // real hardware) an arithmetic shift is the same floor division.
-  unsigned Shift = 0;
-  bool Pow2 = (SectorBytes & (SectorBytes - 1)) == 0;
-  while (Pow2 && (1u << Shift) < SectorBytes)
-    ++Shift;
-  auto Sector = [&](int64_t A) { return Pow2 ? A >> Shift : sectorOf(A); };
+    SectorList->reserve(N + 1);
+  // One pass for both: the current run of bytes, and the last sector
+  // counted (one below the first lane's at the start).
+  int64_t CurBegin = Starts[0], CurEnd = Starts[0] + W;
   unsigned Sectors = 0;
-  std::optional<int64_t> LastSector;
-  for (int64_t A : Starts) {
-    int64_t First = Sector(A), Last = Sector(A + W - 1);
-    if (LastSector)
-      First = std::max(First, *LastSector + 1);
-    for (int64_t S = First; S <= Last; ++S) {
-      ++Sectors;
-      LastSector = S;
+  auto Scan = [&](auto Sector) {
+    int64_t LastSector = Sector(Starts[0]) - 1;
+    for (size_t I = 0; I < N; ++I) {
+      int64_t A = Starts[I];
+      if (A <= CurEnd) {
+        CurEnd = std::max(CurEnd, A + W);
+      } else {
+        R.DistinctBytes += uint64_t(CurEnd - CurBegin);
+        CurBegin = A;
+        CurEnd = A + W;
+      }
+      int64_t First = std::max(Sector(A), LastSector + 1);
+      int64_t Last = Sector(A + W - 1);
+      if (First > Last)
+        continue;
+      Sectors += unsigned(Last - First + 1);
       if (SectorList)
-        SectorList->push_back(S);
+        for (int64_t S = First; S <= Last; ++S)
+          SectorList->push_back(S);
+      LastSector = Last;
     }
-  }
+  };
+  // The shift or the division chosen once per warp, not once per lane.
+  if (SectorShift >= 0)
+    Scan([Shift = SectorShift](int64_t A) { return A >> Shift; });
+  else
+    Scan([this](int64_t A) { return sectorOf(A); });
+  R.DistinctBytes += uint64_t(CurEnd - CurBegin);
   R.Sectors = Sectors;
   R.IdealSectors = unsigned((R.DistinctBytes + SectorBytes - 1) / SectorBytes);
 }

@@ -54,8 +54,7 @@ struct CoalescingResult {
 
 class CoalescingModel {
 public:
-  explicit CoalescingModel(unsigned SectorBytes = 32)
-      : SectorBytes(SectorBytes ? SectorBytes : 1) {}
+  explicit CoalescingModel(unsigned SectorBytes = 32);
 
   /// \p LaneAddress holds one entry per lane of the warp: the byte address
   /// the lane accesses (relative to a base aligned to at least a sector), or
@@ -75,12 +74,16 @@ public:
 
 private:
   unsigned SectorBytes;
+  /// log2 of SectorBytes, or -1 when not a power of two (then sectorOf
+  /// divides).
+  int SectorShift = -1;
 
   void compute(const std::vector<std::optional<int64_t>> &LaneAddress,
                unsigned WidthBytes, CoalescingResult &R,
                std::vector<int64_t> *SectorList) const;
-  /// The active lanes' addresses, kept between calls so that analysing
-  /// warp after warp does not allocate (a model is used by one thread).
+  /// The active lanes' addresses (the first ActiveLanes entries), kept
+  /// between calls so that analysing warp after warp does not allocate (a
+  /// model is used by one thread).
   mutable std::vector<int64_t> Scratch;
 };
 
