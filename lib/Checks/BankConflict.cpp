@@ -41,9 +41,10 @@ constexpr unsigned MaxAssignments = 4096;
 struct WarpVerdict {
   bool Valid = false;
   /// When Partial, only the counts of Result (wavefronts, ideal, phases,
-  /// active lanes) are filled in: they are all that picking the worst
-  /// instance and warp needs. BankConflictChecker::complete() fills in the
-  /// rest (which bank, words and lanes) for the few verdicts reported.
+  /// active lanes: BankModel::count()) are filled in: they are all that
+  /// picking the worst assignment, warp and instance needs, and the warp
+  /// search and the memo leave verdicts so. BankConflictChecker::complete()
+  /// fills in the rest (which bank, words and lanes) for the few reported.
   bool Partial = false;
   BankResult Result;
   unsigned Warp = 0;
@@ -393,7 +394,9 @@ private:
             X = wrapAdd(X, wrapMul(Coef[S * ActiveLanes.size() + I], Value[S]));
           Addr[ActiveLanes[I] - B] = X;
         }
-        BankResult R = Model.analyze(Addr, A.Width, opOf(A));
+        // Counts only: the bank picture is worked out for the verdict
+        // reported (complete()).
+        BankResult R = Model.count(Addr, A.Width, opOf(A));
         if (!Varying.empty()) {
           SymbolBinding Residues;
           for (auto &KV : Bind)
@@ -404,6 +407,7 @@ private:
         }
         if (!V.Valid || R.Wavefronts > V.Result.Wavefronts) {
           V.Valid = true;
+          V.Partial = true;
           V.Result = R;
           V.Addr = Addr;
           V.Bind = Bind;

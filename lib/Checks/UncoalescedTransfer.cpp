@@ -650,8 +650,7 @@ void Reassignment::price(bool Reassigned, CoalescingResult *Global,
         }
       }
       if (Shared && !Seen(SeenS, SKey, SA, *S0, SPeriod)) {
-        // TODO(lead): BankModel's count-only entry (helper A) here.
-        BankResult B = BM.analyze(SA, SWidth, SOp);
+        BankResult B = BM.count(SA, SWidth, SOp);
         if (B.ActiveLanes >= 1)
           *Shared = std::max(*Shared, B.degree());
       }
