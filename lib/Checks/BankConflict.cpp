@@ -641,24 +641,40 @@ private:
 
   ASTContext &Ctx() { return K.Ctx; }
 
-  /// Worst degree of every access to \p V in \p T, over all instances.
+  /// Worst degree of every access to \p V in the kernel as written, over
+  /// all instances (run() found them).
   std::map<std::pair<const Expr *, AccessKind>, unsigned>
-  degreesOf(const KernelTrace &T, const VarDecl *V) {
+  degreesOf(const VarDecl *V) {
     std::map<std::pair<const Expr *, AccessKind>, unsigned> D;
-    WarpMemo Memo;
-    for (const SharedAccess &A : T.Accesses)
+    for (const SharedAccess &A : K.Trace.Accesses)
       if (A.Address.Base == V && A.Kind != AccessKind::Atomic) {
-        unsigned Degree;
-        if (&T == &K.Trace) {
-          Degree = Degrees[&A - T.Accesses.data()];
-        } else {
-          WarpVerdict W = worstWarp(A, T, &Memo);
-          Degree = W.Valid ? W.Result.degree() : 1u;
-        }
         unsigned &Cur = D[{A.E, A.Kind}];
-        Cur = std::max(Cur, Degree);
+        Cur = std::max(Cur, Degrees[&A - K.Trace.Accesses.data()]);
       }
     return D;
+  }
+
+  /// Whether every access to \p V in the what-if \p T is no worse than in
+  /// the kernel as written (\p Before, degreesOf()) and, if it had a
+  /// conflict of at least MinDegree, is now below. An access fails when
+  /// one of its instances does, so the search stops at the first: most
+  /// candidate paddings fail.
+  bool keepsDegrees(
+      const KernelTrace &T, const VarDecl *V,
+      const std::map<std::pair<const Expr *, AccessKind>, unsigned> &Before) {
+    WarpMemo Memo;
+    for (const SharedAccess &A : T.Accesses) {
+      if (A.Address.Base != V || A.Kind == AccessKind::Atomic)
+        continue;
+      WarpVerdict W = worstWarp(A, T, &Memo);
+      unsigned Degree = W.Valid ? W.Result.degree() : 1u;
+      auto It = Before.find({A.E, A.Kind});
+      unsigned Old = It == Before.end() ? 1 : It->second;
+      if (Degree > Old ||
+          (Old >= K.Opts.MinDegree && Degree >= K.Opts.MinDegree))
+        return false;
+    }
+    return true;
   }
 
   /// The smallest padding of the array's rows that leaves every access to
@@ -690,7 +706,7 @@ private:
         Padable = false;
     if (Padable) {
       PaddingTried.insert(V);
-      auto Before = degreesOf(K.Trace, V);
+      auto Before = degreesOf(V);
       for (int64_t Pad : {1, 2, 4, 8}) {
         // A 2-D array: the what-if the picture shows too (cached there).
         std::optional<KernelTrace> Walked;
@@ -700,16 +716,7 @@ private:
           Walked = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
         }
         const KernelTrace &T = Walked ? *Walked : WhatIf.paddedTrace(V, Pad);
-        auto After = degreesOf(T, V);
-        bool Ok = globalSideNoWorse(K, T, V);
-        for (const auto &KV : After) {
-          auto It = Before.find(KV.first);
-          unsigned Old = It == Before.end() ? 1 : It->second;
-          if (KV.second > Old ||
-              (Old >= K.Opts.MinDegree && KV.second >= K.Opts.MinDegree))
-            Ok = false;
-        }
-        if (Ok) {
+        if (keepsDegrees(T, V, Before) && globalSideNoWorse(K, T, V)) {
           Result = Pad;
           break;
         }
