@@ -177,13 +177,9 @@ private:
   }
 
   /// The step by which moving every lane's address leaves an access's
-  /// wavefronts unchanged (the banks only rotate), and an address's
-  /// residue modulo it.
+  /// wavefronts unchanged (the banks only rotate).
   static int64_t unitOf(const SharedAccess &A) {
     return std::max<int64_t>(4, A.Width);
-  }
-  static int64_t residue(int64_t V, int64_t Unit) {
-    return ((V % Unit) + Unit) % Unit;
   }
 
   /// Fills in a partial verdict's bank analysis from its addresses.
@@ -222,7 +218,7 @@ private:
       return searchWorstWarp(A, T);
     // Shift the offset so that thread 0's constant lies in [0, unit).
     int64_t C0 = Off.constants()[0];
-    int64_t Shift = wrapSub(C0, residue(C0, unitOf(A)));
+    int64_t Shift = wrapSub(C0, floorMod(C0, unitOf(A)));
     LaneValue Key = Off - LaneValue::constant(Off.size(), Shift);
     const Lanes &KC = Key.constants();
     unsigned Last = Key.size() - 1;
@@ -267,7 +263,7 @@ private:
     // same wavefronts and degrees. Only the first is evaluated (a later one
     // never replaces it as the worst: that takes strictly more wavefronts).
     const int64_t Unit = unitOf(A);
-    auto Residue = [Unit](int64_t V) { return residue(V, Unit); };
+    auto Residue = [Unit](int64_t V) { return floorMod(V, Unit); };
     SignatureSet Seen;
     std::vector<int64_t> Sig;
     // When the offset is stored Splat or Linear over the block's shape, a
@@ -606,7 +602,7 @@ private:
     if (Stride % 4 != 0 || Stride == 0)
       return "";
     int64_t Words = Stride / 4;
-    int64_t Mod = ((Words % 32) + 32) % 32;
+    int64_t Mod = floorMod(Words, 32);
     int64_t Banks = 32 / std::gcd<int64_t>(32, Mod ? Mod : 32);
     std::ostringstream OS;
     OS << "successive lanes are " << Words << " words apart";

@@ -263,7 +263,7 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     WI.First = WI.Active[0];
     std::vector<int64_t> Sig;
     Sig.reserve(1 + (WI.End - WI.Begin) * (2 + Coeffs.size()));
-    Sig.push_back(((Consts[WI.First] % 32) + 32) % 32);
+    Sig.push_back(floorMod(Consts[WI.First], 32));
     for (unsigned L = WI.Begin; L < WI.End; ++L) {
       Sig.push_back(A.Active[L]);
       Sig.push_back(Consts[L] - Consts[WI.First]);
@@ -639,7 +639,7 @@ void Reassignment::price(bool Reassigned, CoalescingResult *Global,
         for (const auto &A : Addr)
           if (A)
             Key.push_back(wrapSub(*A, First));
-        Key.push_back(((First % Period) + Period) % Period);
+        Key.push_back(floorMod(First, Period));
         return !Set.insert(Key).second;
       };
       if (Global && !Seen(SeenG, GKey, GA, *G0, GPeriod)) {

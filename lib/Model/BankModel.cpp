@@ -56,6 +56,8 @@
 
 #include "BankModel.h"
 
+#include "IntMath.h"
+
 #include <algorithm>
 
 namespace shmem {
@@ -71,10 +73,8 @@ BankModel::BankModel(unsigned Banks, unsigned BankBytes)
   // Word and bank indices are taken for every word every lane touches; on
   // real hardware both sizes are powers of two, where an arithmetic shift
   // and a mask are the same floor division and modulo as the general path.
-  if ((this->BankBytes & (this->BankBytes - 1)) == 0)
-    for (WordShift = 0; (1u << WordShift) < this->BankBytes; ++WordShift)
-      ;
-  if ((this->Banks & (this->Banks - 1)) == 0)
+  WordShift = exactLog2(this->BankBytes);
+  if (exactLog2(this->Banks) >= 0)
     BankMask = int64_t(this->Banks) - 1;
 }
 

@@ -26,6 +26,8 @@
 
 #include "CoalescingModel.h"
 
+#include "IntMath.h"
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -45,14 +47,10 @@ double CoalescingResult::ratio() const {
 }
 
 CoalescingModel::CoalescingModel(unsigned SectorBytes)
-    : SectorBytes(SectorBytes ? SectorBytes : 1) {
-  // sectorOf() divides; with sectors of a power of two bytes (always, on
-  // real hardware) an arithmetic shift is the same floor division.
-  if ((this->SectorBytes & (this->SectorBytes - 1)) == 0)
-    for (SectorShift = 0; (1u << SectorShift) < this->SectorBytes;
-         ++SectorShift)
-      ;
-}
+    : SectorBytes(SectorBytes ? SectorBytes : 1),
+      // sectorOf() divides; with sectors of a power of two bytes (always,
+      // on real hardware) an arithmetic shift is the same floor division.
+      SectorShift(exactLog2(this->SectorBytes)) {}
 
 int64_t CoalescingModel::sectorOf(int64_t ByteAddress) const {
   int64_t S = SectorBytes;

@@ -146,12 +146,6 @@ LaneValue LaneValue::combineFailure(const LaneValue &L, const LaneValue &R) {
   return nonAffine(N, std::move(S));
 }
 
-/// X mod M in [0, M).
-static int64_t floorMod(int64_t X, int64_t M) {
-  int64_t R = X % M;
-  return R < 0 ? R + M : R;
-}
-
 /// Moduli beyond this are dropped rather than risk overflowing residues.
 constexpr int64_t MaxModulus = int64_t(1) << 40;
 

@@ -29,22 +29,14 @@
 #ifndef SHMEM_LINT_MODEL_LANES_H
 #define SHMEM_LINT_MODEL_LANES_H
 
+#include "IntMath.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace shmem {
-
-inline int64_t wrapAdd(int64_t A, int64_t B) {
-  return int64_t(uint64_t(A) + uint64_t(B));
-}
-inline int64_t wrapMul(int64_t A, int64_t B) {
-  return int64_t(uint64_t(A) * uint64_t(B));
-}
-inline int64_t wrapSub(int64_t A, int64_t B) {
-  return int64_t(uint64_t(A) - uint64_t(B));
-}
 
 class Lanes {
 public:
