@@ -17,6 +17,7 @@
 #include "BankModel.h"
 #include "BankWhatIf.h"
 #include "FlatStride.h"
+#include "PatternSet.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
@@ -88,31 +89,6 @@ std::string laneList(const std::vector<unsigned> &Lanes) {
     OS << (I ? ", " : "") << Lanes[I];
   return OS.str();
 }
-
-/// The warp address signatures worstWarp has met for one access. A block
-/// has at most 32 warps, so a flat list searched by hash costs less than a
-/// node-based set's two allocations per signature.
-class SignatureSet {
-public:
-  /// Adds \p Sig; false when it was already there.
-  bool insert(const std::vector<int64_t> &Sig) {
-    size_t Hash = llvm::hash_combine_range(Sig.begin(), Sig.end());
-    for (const Entry &E : Entries)
-      if (E.Hash == Hash && E.Size == Sig.size() &&
-          std::equal(Sig.begin(), Sig.end(), Data.begin() + E.Begin))
-        return false;
-    Entries.push_back({Hash, Data.size(), Sig.size()});
-    Data.insert(Data.end(), Sig.begin(), Sig.end());
-    return true;
-  }
-
-private:
-  struct Entry {
-    size_t Hash, Begin, Size;
-  };
-  std::vector<Entry> Entries;
-  std::vector<int64_t> Data;
-};
 
 class BankConflictChecker {
 public:
@@ -264,7 +240,7 @@ private:
     // never replaces it as the worst: that takes strictly more wavefronts).
     const int64_t Unit = unitOf(A);
     auto Residue = [Unit](int64_t V) { return floorMod(V, Unit); };
-    SignatureSet Seen;
+    PatternSet Seen;
     std::vector<int64_t> Sig;
     // When the offset is stored Splat or Linear over the block's shape, a
     // warp's signature is fixed by its first thread's x, where (if at all)
@@ -281,7 +257,7 @@ private:
     bool ShortKeys = Compact(Off.constants());
     for (const auto &KV : Off.coefficients())
       ShortKeys = ShortKeys && Compact(KV.second);
-    SignatureSet SeenShort;
+    PatternSet SeenShort;
     std::vector<int64_t> Short;
     std::vector<unsigned> ActiveLanes;
     // The active lanes as a bit mask, one word per 64 lanes of a warp: the

@@ -22,17 +22,16 @@
 
 #include "BankModel.h"
 #include "CoalescingModel.h"
+#include "PatternSet.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/Hashing.h"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
-#include <unordered_set>
 
 using namespace clang;
 
@@ -47,14 +46,6 @@ constexpr int64_t MaxThreshold = 2048;
 /// What unknowns with a thread-dependent coefficient stand for in what-if
 /// evaluations that re-assign threads: a large, sector-aligned value.
 constexpr int64_t LargeValue = 4096;
-
-/// A warp's address pattern, for the sets of those already priced.
-struct PatternHash {
-  size_t operator()(const std::vector<int64_t> &V) const {
-    return llvm::hash_combine_range(V.begin(), V.end());
-  }
-};
-using PatternSet = std::unordered_set<std::vector<int64_t>, PatternHash>;
 
 struct WarpInfo {
   unsigned Begin = 0, End = 0, First = 0;
@@ -248,7 +239,7 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   // Warps with at least two active lanes; identical ones (same relative
   // pattern and alignment) are evaluated once.
   std::vector<WarpInfo> Warps;
-  std::set<std::vector<int64_t>> Signatures;
+  PatternSet Signatures;
   for (unsigned W = 0; W < G.warps(); ++W) {
     WarpInfo WI;
     WI.Begin = G.warpBegin(W);
@@ -270,7 +261,7 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
       for (const std::vector<int64_t> &C : Coeffs)
         Sig.push_back(C[L] - C[WI.First]);
     }
-    if (Signatures.insert(Sig).second)
+    if (Signatures.insert(Sig))
       Warps.push_back(std::move(WI));
   }
   if (Warps.empty())
@@ -640,7 +631,7 @@ void Reassignment::price(bool Reassigned, CoalescingResult *Global,
           if (A)
             Key.push_back(wrapSub(*A, First));
         Key.push_back(floorMod(First, Period));
-        return !Set.insert(Key).second;
+        return !Set.insert(Key);
       };
       if (Global && !Seen(SeenG, GKey, GA, *G0, GPeriod)) {
         CoalescingResult C = CM.count(GA, GWidth);
