@@ -202,6 +202,24 @@ public:
   }
 };
 
+/// The variables the statements it traverses name (in the order met,
+/// repeats included), and whether they make a call.
+class ReferencedVars : public RecursiveASTVisitor<ReferencedVars> {
+public:
+  std::vector<const VarDecl *> Vars;
+  bool HasCall = false;
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+      Vars.push_back(VD);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *) {
+    HasCall = true;
+    return true;
+  }
+};
+
 class KernelWalker {
 public:
   KernelWalker(ASTContext &Ctx, const ThreadGeometry &G,
@@ -261,11 +279,7 @@ private:
   std::unordered_map<const Stmt *, LoopMods> LoopModsCache;
   /// The variables a loop's condition and increment name, and whether
   /// they make a call (see simulationDependsOnWalk()).
-  struct LoopExprFacts {
-    std::vector<const VarDecl *> Vars;
-    bool HasCall = false;
-  };
-  std::map<std::pair<const Expr *, const Expr *>, LoopExprFacts> LoopExprRefs;
+  std::map<std::pair<const Expr *, const Expr *>, ReferencedVars> LoopExprRefs;
   /// simulateLoop() by counter, condition, increment and counter start,
   /// for the loops simulationDependsOnWalk() allows: a loop nested in an
   /// unrolled one is simulated again at every outer iteration, and the
@@ -2219,20 +2233,10 @@ private:
       return ModifiedVars::varOf(X) == V;
     };
     auto Invariant = [&](const Expr *X) -> std::optional<LaneValue> {
-      ModifiedVars Uses;
-      // Reuse the visitor to collect references: any modified variable in
-      // the step makes it vary between iterations.
-      class Refs : public RecursiveASTVisitor<Refs> {
-      public:
-        std::set<const VarDecl *> R;
-        bool VisitDeclRefExpr(DeclRefExpr *D) {
-          if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
-            R.insert(VD);
-          return true;
-        }
-      } Rf;
-      Rf.TraverseStmt(const_cast<Expr *>(X));
-      for (const VarDecl *D : Rf.R)
+      // Any modified variable in the step makes it vary between iterations.
+      ReferencedVars Refs;
+      Refs.TraverseStmt(const_cast<Expr *>(X));
+      for (const VarDecl *D : Refs.Vars)
         if (Mod.count(D))
           return std::nullopt;
       bool SavedRec = Recording;
@@ -2304,24 +2308,10 @@ private:
                                const Expr *Inc) {
     auto [It, New] = LoopExprRefs.try_emplace({Cond, Inc});
     if (New) {
-      class Refs : public RecursiveASTVisitor<Refs> {
-      public:
-        LoopExprFacts F;
-        bool VisitDeclRefExpr(DeclRefExpr *D) {
-          if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
-            F.Vars.push_back(VD);
-          return true;
-        }
-        bool VisitCallExpr(CallExpr *) {
-          F.HasCall = true;
-          return true;
-        }
-      } R;
-      R.TraverseStmt(const_cast<Expr *>(Cond));
-      R.TraverseStmt(const_cast<Expr *>(Inc));
-      It->second = std::move(R.F);
+      It->second.TraverseStmt(const_cast<Expr *>(Cond));
+      It->second.TraverseStmt(const_cast<Expr *>(Inc));
     }
-    const LoopExprFacts &F = It->second;
+    const ReferencedVars &F = It->second;
     if (F.HasCall)
       return true;
     for (const VarDecl *R : F.Vars)
