@@ -161,6 +161,21 @@ void BankModel::wordsOfBank(
   Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
 }
 
+/// An Unsorted tally counted only the words above all before them, a lower
+/// bound: count those banks again, exactly. Returns whether any was.
+bool BankModel::recount(Tallies &T,
+                        const std::vector<std::optional<int64_t>> &LaneAddress,
+                        unsigned Begin, unsigned End, unsigned Width) const {
+  if (!T.AnyUnsorted)
+    return false;
+  for (unsigned B = 0; B < Banks; ++B)
+    if (T.Unsorted[B]) {
+      wordsOfBank(LaneAddress, Begin, End, Width, B, SortScratch, nullptr);
+      T.Words[B] = unsigned(SortScratch.size());
+    }
+  return true;
+}
+
 template <bool Detail>
 void BankModel::compute(const std::vector<std::optional<int64_t>> &LaneAddress,
                         unsigned Width, AccessOp Op, BankResult &R) const {
@@ -205,15 +220,9 @@ void BankModel::compute(const std::vector<std::optional<int64_t>> &LaneAddress,
     }
     if (!Active)
       continue;
-    // An unsorted tally counted only the words above all before them, a
-    // lower bound: count its bank again.
-    if (PhaseTally.AnyUnsorted)
-      for (unsigned B = 0; B < Banks; ++B)
-        if (PhaseTally.Unsorted[B]) {
-          wordsOfBank(LaneAddress, Begin, End, Width, B, SortScratch, nullptr);
-          PhaseTally.Words[B] = unsigned(SortScratch.size());
-          PhaseCost = std::max(PhaseCost, PhaseTally.Words[B]);
-        }
+    if (recount(PhaseTally, LaneAddress, Begin, End, Width))
+      PhaseCost = *std::max_element(PhaseTally.Words.begin(),
+                                    PhaseTally.Words.end());
     // The worst bank is the lowest one reaching the maximum in the first
     // phase that reaches it.
     if (Detail && PhaseCost > WorstCost) {
@@ -233,12 +242,7 @@ void BankModel::compute(const std::vector<std::optional<int64_t>> &LaneAddress,
     ++R.Phases;
   }
   if constexpr (Detail) {
-    if (WarpTally.AnyUnsorted)
-      for (unsigned B = 0; B < Banks; ++B)
-        if (WarpTally.Unsorted[B]) {
-          wordsOfBank(LaneAddress, 0, Lanes, Width, B, SortScratch, nullptr);
-          WarpTally.Words[B] = unsigned(SortScratch.size());
-        }
+    recount(WarpTally, LaneAddress, 0, Lanes, Width);
     R.WordsPerBank = WarpTally.Words;
   }
   R.BankConflicts = R.Wavefronts - R.Phases;

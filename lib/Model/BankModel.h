@@ -162,6 +162,9 @@ private:
   /// For the current phase and for the whole warp; kept between calls so
   /// that analysing warp after warp does not allocate.
   mutable Tallies PhaseTally, WarpTally;
+  bool recount(Tallies &T,
+               const std::vector<std::optional<int64_t>> &LaneAddress,
+               unsigned Begin, unsigned End, unsigned Width) const;
   /// Words of one bank, sorted, when an Unsorted tally is counted again.
   mutable std::vector<int64_t> SortScratch;
 };
