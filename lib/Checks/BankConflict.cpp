@@ -613,11 +613,13 @@ private:
 
   ASTContext &Ctx() { return K.Ctx; }
 
+  /// A degree per access (expression and kind), over its instances.
+  using DegreeMap = std::map<std::pair<const Expr *, AccessKind>, unsigned>;
+
   /// Worst degree of every access to \p V in the kernel as written, over
   /// all instances (run() found them).
-  std::map<std::pair<const Expr *, AccessKind>, unsigned>
-  degreesOf(const VarDecl *V) {
-    std::map<std::pair<const Expr *, AccessKind>, unsigned> D;
+  DegreeMap degreesOf(const VarDecl *V) {
+    DegreeMap D;
     for (const SharedAccess &A : K.Trace.Accesses)
       if (A.Address.Base == V && A.Kind != AccessKind::Atomic) {
         unsigned &Cur = D[{A.E, A.Kind}];
@@ -631,9 +633,8 @@ private:
   /// conflict of at least MinDegree, is now below. An access fails when
   /// one of its instances does, so the search stops at the first: most
   /// candidate paddings fail.
-  bool keepsDegrees(
-      const KernelTrace &T, const VarDecl *V,
-      const std::map<std::pair<const Expr *, AccessKind>, unsigned> &Before) {
+  bool keepsDegrees(const KernelTrace &T, const VarDecl *V,
+                    const DegreeMap &Before) {
     WarpMemo Memo;
     for (const SharedAccess &A : T.Accesses) {
       if (A.Address.Base != V || A.Kind == AccessKind::Atomic)
