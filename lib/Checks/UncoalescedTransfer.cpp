@@ -91,38 +91,30 @@ bool isUncoalesced(const CoalescingResult &R) {
 /// \p Off in every thread with every unknown bound: those in \p B as
 /// given, those with a thread-dependent coefficient over the active threads
 /// to a large value, the others to 0. The same values as
-/// LaneValue::evaluate(T, Binding) for each thread T, but each coefficient
-/// is walked once in its compact form instead of looked up per thread
-/// through a std::map.
+/// LaneValue::evaluate(T, ...) for each thread T, but bind() folds each
+/// coefficient into the constants in its compact form instead of a lookup
+/// per thread through a std::map.
 std::vector<int64_t> fullyBound(const LaneValue &Off,
                                 const std::vector<char> &Active,
                                 const SymbolBinding &B) {
-  std::vector<int64_t> Out = Off.constants().toVector();
+  SymbolBinding Full = B;
   unsigned K = 0;
   for (const auto &[S, Coeffs] : Off.coefficients()) {
-    int64_t X = 0;
-    if (auto It = B.find(S); It != B.end()) {
-      X = It->second;
-    } else {
-      std::optional<int64_t> Seen;
-      bool Varies = Coeffs.form() != Lanes::Form::Splat &&
-                    !Coeffs.forEachWhile([&](unsigned T, int64_t C) {
-                      if (!Active[T])
-                        return true;
-                      if (Seen && *Seen != C)
-                        return false;
-                      Seen = C;
-                      return true;
-                    });
-      if (Varies)
-        X = LargeValue * int64_t(1 + K++);
-    }
-    if (X != 0)
-      Coeffs.forEach([&](unsigned T, int64_t C) {
-        Out[T] = wrapAdd(Out[T], wrapMul(C, X));
-      });
+    if (Full.count(S) || Coeffs.form() == Lanes::Form::Splat)
+      continue;
+    std::optional<int64_t> Seen;
+    bool Varies = !Coeffs.forEachWhile([&](unsigned T, int64_t C) {
+      if (!Active[T])
+        return true;
+      if (Seen && *Seen != C)
+        return false;
+      Seen = C;
+      return true;
+    });
+    if (Varies)
+      Full[S] = LargeValue * int64_t(1 + K++);
   }
-  return Out;
+  return Off.bind(Full).constants().toVector();
 }
 
 std::string symbolName(const KernelTrace &T, SymbolId S) {
