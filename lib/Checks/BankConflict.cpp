@@ -831,7 +831,9 @@ private:
     std::set<const Expr *> SeenGlobal;
     for (unsigned GI : A.Global) {
       const GlobalAccess &G = K.Trace.GlobalAccesses[GI];
-      if (!SeenGlobal.insert(G.E).second)
+      // The verdict searches every warp and value of the unknowns: only
+      // for a pair the advice can apply to.
+      if (!SeenGlobal.insert(G.E).second || !transposeApplies(K, GI, Index))
         continue;
       const TransferVerdict &TV = analyzeTransfer(K, GI);
       if (!TV.Valid || !TV.Uncoalesced)

@@ -174,6 +174,13 @@ private:
 std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
                             unsigned SIndex, const TransferVerdict &V);
 
+/// Whether transposeAdvice can give advice for the pair at all: the global
+/// access moves elements one to one with the shared access, and a barrier
+/// lets the threads that move them change. Cheap; callers test it before
+/// paying for the global access's verdict.
+bool transposeApplies(const KernelContext &K, unsigned GIndex,
+                      unsigned SIndex);
+
 /// For the bank check: notes at the coalesced global accesses linked to the
 /// conflicted shared access \p SIndex that re-assigning lanes to make the
 /// shared access conflict-free would make uncoalesced.

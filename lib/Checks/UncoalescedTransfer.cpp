@@ -673,15 +673,21 @@ static bool barrierAround(const KernelTrace &T, const SharedAccess &S) {
   return false;
 }
 
+bool transposeApplies(const KernelContext &K, unsigned GIndex,
+                      unsigned SIndex) {
+  const KernelTrace &T = K.Trace;
+  return SIndex < T.Accesses.size() && GIndex < T.GlobalAccesses.size() &&
+         barrierAround(T, T.Accesses[SIndex]) &&
+         directTransfer(T.GlobalAccesses[GIndex], T);
+}
+
 std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
                             unsigned SIndex, const TransferVerdict &V) {
-  const KernelTrace &T = K.Trace;
-  if (SIndex >= T.Accesses.size() || GIndex >= T.GlobalAccesses.size())
+  if (!transposeApplies(K, GIndex, SIndex))
     return "";
+  const KernelTrace &T = K.Trace;
   const GlobalAccess &G = T.GlobalAccesses[GIndex];
   const SharedAccess &S = T.Accesses[SIndex];
-  if (!barrierAround(T, S) || !directTransfer(G, T))
-    return "";
   SymbolBinding Large = largeBinding(V.Binding);
   TransferGroup Grp = transferGroup(T, GIndex, SIndex);
   Reassignment R(T, Grp, /*ByGlobal=*/true, Large);
