@@ -174,10 +174,11 @@ private:
 std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
                             unsigned SIndex, const TransferVerdict &V);
 
-/// Whether transposeAdvice can give advice for the pair at all: the global
-/// access moves elements one to one with the shared access, and a barrier
-/// lets the threads that move them change. Cheap; callers test it before
-/// paying for the global access's verdict.
+/// Whether transposeAdvice can give advice for the pair, short of the
+/// global access's verdict: the access moves elements one to one with the
+/// shared access, a barrier lets the threads that move them change, and
+/// re-assigning them makes an uncoalesced request coalesced. Much cheaper
+/// than analyzeTransfer, which callers then need only where this holds.
 bool transposeApplies(const KernelContext &K, unsigned GIndex,
                       unsigned SIndex);
 

@@ -214,13 +214,35 @@ std::string describeStride(const GlobalAccess &A, const WarpInfo &W,
 
 } // namespace
 
-TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
-  TransferVerdict V;
+namespace {
+
+/// What analyzeTransfer enumerates: the distinct warps of the access, the
+/// unknowns with a lane-dependent coefficient and the values each takes.
+/// Cheap next to the enumeration (which prices every warp under every
+/// assignment), so callers that need only the unknowns build this alone.
+struct TransferSearch {
+  /// False when there is nothing to enumerate or too much: analyzeTransfer
+  /// then gives no verdict (Valid false).
+  bool Ok = false;
+  std::vector<WarpInfo> Warps;
+  /// In SymbolId order: the keys of the verdict's Binding.
+  std::vector<SymbolId> Varying;
+  std::vector<std::vector<int64_t>> Values;
+  /// One unknown enumerated 0..S0 then over a periodic tail.
+  bool Generated = false;
+  int64_t S0 = 0;
+  uint64_t Combos = 1;
+
+  TransferSearch(const GlobalAccess &A, const KernelTrace &T);
+};
+
+} // namespace
+
+TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
   const LaneValue &Off = A.Offset;
   if (!Off.isAffine() || A.Active.size() != Off.size())
-    return V;
+    return;
   const ThreadGeometry &G = T.Geometry;
-  CoalescingModel Model;
 
   // The offset's parts as one value per thread, read once (see WarpInfo).
   const std::vector<int64_t> Consts = Off.constants().toVector();
@@ -230,12 +252,13 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
 
   // Warps with at least two active lanes; identical ones (same relative
   // pattern and alignment) are evaluated once.
-  std::vector<WarpInfo> Warps;
   PatternSet Signatures;
   for (unsigned W = 0; W < G.warps(); ++W) {
     WarpInfo WI;
     WI.Begin = G.warpBegin(W);
     WI.End = std::min(G.warpEnd(W), Off.size());
+    WI.All.reserve(WI.End - WI.Begin);
+    WI.Active.reserve(WI.End - WI.Begin);
     for (unsigned L = WI.Begin; L < WI.End; ++L) {
       WI.All.push_back(L);
       if (A.Active[L])
@@ -257,11 +280,10 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
       Warps.push_back(std::move(WI));
   }
   if (Warps.empty())
-    return V;
+    return;
 
   // Unknowns with a lane-dependent coefficient in some warp, the smallest
   // non-zero coefficient difference of each, and the concrete spread.
-  std::vector<SymbolId> Varying;
   std::map<SymbolId, int64_t> MinStep;
   std::vector<int64_t> Steps(Coeffs.size(), 0); // 0: none yet.
   int64_t Spread = 0;
@@ -310,9 +332,6 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   }
 
   // The values each varying unknown is enumerated over.
-  std::vector<std::vector<int64_t>> Values;
-  bool Generated = false; // One unknown, 0..S0 and a periodic tail.
-  int64_t S0 = 0;
   for (SymbolId S : Varying) {
     const SymbolInfo &SI = T.Symbols.info(S);
     if (SI.Values && !SI.Values->empty() && SI.Values->size() <= 64) {
@@ -333,11 +352,22 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     }
     Values.push_back({0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 1024});
   }
-  uint64_t Combos = 1;
   for (const auto &Vs : Values)
     Combos *= Vs.size();
-  if (Combos > MaxAssignments)
+  Ok = Combos <= MaxAssignments;
+}
+
+TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
+  TransferVerdict V;
+  TransferSearch Search(A, T);
+  if (!Search.Ok)
     return V;
+  const std::vector<WarpInfo> &Warps = Search.Warps;
+  const std::vector<SymbolId> &Varying = Search.Varying;
+  const std::vector<std::vector<int64_t>> &Values = Search.Values;
+  const uint64_t Combos = Search.Combos;
+  const ThreadGeometry &G = T.Geometry;
+  CoalescingModel Model;
 
   // Each assignment's verdict; the one shown is the worst (uncoalesced
   // first, then the highest ratio), the first that gives it. Only that one
@@ -424,11 +454,11 @@ TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
     for (uint64_t C = 0; C < Combos; ++C) {
       int64_t X = Values[0][C];
       (BadAt[C] ? Bad : Good).push_back(X);
-      if (Generated && X > S0 && !BadAt[C])
+      if (Search.Generated && X > Search.S0 && !BadAt[C])
         TailBad = false;
     }
     std::ostringstream OS;
-    if (!Generated) {
+    if (!Search.Generated) {
       if (Bad.size() <= 6)
         OS << " when " << Name << " is " << listValues(Bad);
       else
@@ -673,26 +703,54 @@ static bool barrierAround(const KernelTrace &T, const SharedAccess &S) {
   return false;
 }
 
-bool transposeApplies(const KernelContext &K, unsigned GIndex,
-                      unsigned SIndex) {
-  const KernelTrace &T = K.Trace;
+/// Whether the work of the pair may be handed to other threads: the global
+/// access moves elements one to one with the shared one, and a barrier
+/// separates the tile's producers from its consumers.
+static bool reassignable(const KernelTrace &T, unsigned GIndex,
+                         unsigned SIndex) {
   return SIndex < T.Accesses.size() && GIndex < T.GlobalAccesses.size() &&
          barrierAround(T, T.Accesses[SIndex]) &&
          directTransfer(T.GlobalAccesses[GIndex], T);
 }
 
+/// Giving consecutive lanes consecutive global elements: worth advising
+/// when the global side is uncoalesced as assigned now and coalesced then.
+/// The before test first: most accesses are coalesced already, and it
+/// needs no sort.
+static bool transposeHelps(Reassignment &R) {
+  return R.valid() && isUncoalesced(R.globalBefore()) &&
+         !isUncoalesced(R.globalAfter());
+}
+
+bool transposeApplies(const KernelContext &K, unsigned GIndex,
+                      unsigned SIndex) {
+  const KernelTrace &T = K.Trace;
+  if (!reassignable(T, GIndex, SIndex))
+    return false;
+  // The unknowns the verdict's Binding would bind, from the search's setup
+  // alone: transposeAdvice binds exactly those large. No verdict, no advice.
+  TransferSearch Search(T.GlobalAccesses[GIndex], T);
+  if (!Search.Ok)
+    return false;
+  SymbolBinding Keys;
+  for (SymbolId S : Search.Varying)
+    Keys[S] = 0;
+  Reassignment R(T, transferGroup(T, GIndex, SIndex), /*ByGlobal=*/true,
+                 largeBinding(Keys));
+  return transposeHelps(R);
+}
+
 std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
                             unsigned SIndex, const TransferVerdict &V) {
-  if (!transposeApplies(K, GIndex, SIndex))
-    return "";
   const KernelTrace &T = K.Trace;
+  if (!reassignable(T, GIndex, SIndex))
+    return "";
   const GlobalAccess &G = T.GlobalAccesses[GIndex];
   const SharedAccess &S = T.Accesses[SIndex];
   SymbolBinding Large = largeBinding(V.Binding);
   TransferGroup Grp = transferGroup(T, GIndex, SIndex);
   Reassignment R(T, Grp, /*ByGlobal=*/true, Large);
-  if (!R.valid() || isUncoalesced(R.globalAfter()) ||
-      !isUncoalesced(R.globalBefore()))
+  if (!transposeHelps(R))
     return "";
   std::string Global = declName(G.Base, "global memory");
   std::string Tile = declName(S.Address.Base, "shared memory");
@@ -751,17 +809,18 @@ std::vector<FindingNote> globalSideNotes(const KernelContext &K,
     const GlobalAccess &G = T.GlobalAccesses[GI];
     if (!Seen.insert(G.E).second || !directTransfer(G, T))
       continue;
-    const TransferVerdict &V = analyzeTransfer(K, GI);
-    if (!V.Valid || V.Uncoalesced)
-      continue;
     // Re-assign threads so that the tile access is conflict-free
     // (consecutive lanes on consecutive words), keeping every element's
     // place in the tile: what does the global side pay?
     TransferGroup Grp = transferGroup(T, GI, SIndex);
     Reassignment R(T, Grp, /*ByGlobal=*/false, {});
     // The global side first: it rejects most groups, and it is cheaper
-    // than the bank side.
+    // than the bank side. The access's own verdict last: it searches every
+    // warp under every value of the unknowns, and R does not depend on it.
     if (!R.valid() || !isUncoalesced(R.globalAfter()) || R.sharedAfter() > 1)
+      continue;
+    const TransferVerdict &V = analyzeTransfer(K, GI);
+    if (!V.Valid || V.Uncoalesced)
       continue;
     std::string Global = declName(G.Base, "global memory");
     std::ostringstream OS;
