@@ -265,6 +265,42 @@ TEST(UncoalescedTransferTest, ReassignmentMatchesPricingEveryWarp) {
   EXPECT_GT(Compared, Invalid);
 }
 
+// transposeApplies() answers, without the verdict's enumeration, whether
+// transposeAdvice() would advise: the bank check asks for the verdict only
+// where it says yes. With a verdict at hand the two must agree exactly;
+// the kernels give both answers.
+TEST(UncoalescedTransferTest, TransposeAppliesAgreesWithTheAdvice) {
+  unsigned Advised = 0, NotAdvised = 0;
+  for (const char *Code : Kernels) {
+    std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Code);
+    ASSERT_TRUE(AST);
+    ASTContext &Ctx = AST->getASTContext();
+    const FunctionDecl *K = test::lastKernel(Ctx);
+    ASSERT_TRUE(K);
+    AnalysisOptions Opts;
+    for (const Dim3 &B : Blocks) {
+      SCOPED_TRACE(std::string(Code) + " block " + std::to_string(B.X) + "x" +
+                   std::to_string(B.Y));
+      KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(B), Opts);
+      KernelContext KC{Ctx, Opts, K, "k", T};
+      for (unsigned SI = 0; SI < T.Accesses.size(); ++SI)
+        for (unsigned GI : T.Accesses[SI].Global) {
+          const TransferVerdict &V = analyzeTransfer(KC, GI);
+          bool Applies = transposeApplies(KC, GI, SI);
+          if (!V.Valid) {
+            EXPECT_FALSE(Applies);
+            continue;
+          }
+          bool Advice = !transposeAdvice(KC, GI, SI, V).empty();
+          EXPECT_EQ(Applies, Advice);
+          (Advice ? Advised : NotAdvised)++;
+        }
+    }
+  }
+  EXPECT_GT(Advised, 0u);
+  EXPECT_GT(NotAdvised, 0u);
+}
+
 TEST(UncoalescedTransferTest, ShownWarpMatchesEvaluate) {
   unsigned Checked = 0;
   forEachTrace([&](const KernelTrace &T) {
