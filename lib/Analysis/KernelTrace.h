@@ -37,6 +37,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace shmem {
@@ -258,6 +259,31 @@ KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kerne
 
 /// The barrier a call is, if any (by callee name, as CUDA code spells it).
 std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);
+
+/// Whether the code a kernel reaches (its body and, transitively, the
+/// bodies of the functions it calls or names) refers to a `__shared__`
+/// variable, calls a barrier (barrierKindOf) or holds inline assembly. When
+/// it does not, the walk can record no shared access and no barrier, so no
+/// check has anything to report: many kernels of real code use no shared
+/// memory, and this syntactic scan costs a fraction of a walk. One object
+/// per translation unit: each function's body is scanned once, however many
+/// kernels reach it.
+class KernelReach {
+public:
+  bool reachesSharedOrBarrier(const clang::FunctionDecl *Kernel);
+
+private:
+  /// One function's body on its own: whether it holds any of the above
+  /// itself, and the function definitions it names (not needed once it
+  /// does).
+  struct Summary {
+    bool Direct = false;
+    std::vector<const clang::FunctionDecl *> Named;
+  };
+  std::unordered_map<const clang::FunctionDecl *, Summary> Summaries;
+
+  const Summary &summary(const clang::FunctionDecl *Def);
+};
 
 } // namespace shmem
 

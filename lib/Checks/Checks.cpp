@@ -92,10 +92,16 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
   if (!Ctx.getLangOpts().CUDA)
     return Stats;
   LaunchGeometry Geometry(Ctx, Opts);
+  KernelReach Reach;
   for (const FunctionDecl *K : Geometry.kernels()) {
     ++Stats.Kernels;
+    // Every check needs a shared access or a barrier to say anything; a
+    // kernel that reaches neither is not walked.
+    bool Walk = Reach.reachesSharedOrBarrier(K);
     for (const BlockShape &Shape : Geometry.shapesFor(K)) {
       ++Stats.Shapes;
+      if (!Walk)
+        continue;
       ThreadGeometry G(Shape.Block, Opts.WarpSize);
       KernelTrace Trace = traceKernel(Ctx, K, G, Opts);
       Trace.GeometrySource = Shape.Source;

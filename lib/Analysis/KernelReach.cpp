@@ -1,0 +1,133 @@
+//===- KernelReach.cpp - What a kernel's code can reach -------------------===//
+//
+// KernelReach::reachesSharedOrBarrier(): a scan of the AST, no evaluation.
+// It must over-approximate the walk (KernelWalker.cpp), which records a
+// shared access only through a `__shared__` variable it reaches by name, a
+// barrier only at a call barrierKindOf() names or in inline assembly, and
+// follows only calls to functions whose bodies it sees. The scan follows
+// every function named anywhere in the code it visits, whether the walk
+// would inline it or not, and the default arguments and member initializers
+// the walk evaluates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTrace.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace clang;
+
+namespace shmem {
+
+namespace {
+
+/// Scans one function's body (and a constructor's member initializers)
+/// without entering the functions it names: those are listed. Stops at the
+/// first shared variable, barrier or inline assembly.
+class BodyScan : public RecursiveASTVisitor<BodyScan> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool Direct = false;
+  std::vector<const FunctionDecl *> Named;
+
+  void run(const FunctionDecl *F) {
+    TraverseStmt(F->getBody());
+    if (const auto *C = dyn_cast<CXXConstructorDecl>(F))
+      for (const CXXCtorInitializer *I : C->inits())
+        if (!Direct && I->getInit())
+          TraverseStmt(I->getInit());
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      return !found(V->hasAttr<CUDASharedAttr>());
+    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
+      name(F);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getMemberDecl()))
+      return !found(V->hasAttr<CUDASharedAttr>());
+    if (const auto *F = dyn_cast<FunctionDecl>(E->getMemberDecl()))
+      name(F);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (found(barrierKindOf(C).has_value()))
+      return false;
+    name(C->getDirectCallee());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    name(E->getConstructor());
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *) { return !found(true); }
+  // Not children in the AST, but the walk evaluates them.
+  bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
+    return TraverseStmt(E->getExpr());
+  }
+  bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr *E) {
+    return TraverseStmt(E->getExpr());
+  }
+
+private:
+  bool found(bool Yes) {
+    Direct = Direct || Yes;
+    return Direct;
+  }
+  void name(const FunctionDecl *F) {
+    const FunctionDecl *Def = nullptr;
+    if (F && F->hasBody(Def) && Def)
+      Named.push_back(Def);
+  }
+};
+
+} // namespace
+
+const KernelReach::Summary &KernelReach::summary(const FunctionDecl *Def) {
+  auto [It, New] = Summaries.try_emplace(Def);
+  if (New) {
+    BodyScan S;
+    S.run(Def);
+    It->second.Direct = S.Direct;
+    if (!S.Direct)
+      It->second.Named = std::move(S.Named);
+  }
+  return It->second;
+}
+
+bool KernelReach::reachesSharedOrBarrier(const FunctionDecl *Kernel) {
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel || !Kernel->hasBody(Def) || !Def)
+    return false;
+  // Most kernels that use shared memory declare it among the body's first
+  // statements: saying yes there is cheaper than scanning up to the first
+  // use, and errs on the safe side (the walk runs).
+  if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody()))
+    for (const Stmt *S : Body->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (D->hasAttr<CUDASharedAttr>())
+            return true;
+  // Depth-first over the functions named, each body scanned once per
+  // translation unit.
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen{Def};
+  llvm::SmallVector<const FunctionDecl *, 32> Work{Def};
+  while (!Work.empty()) {
+    const Summary &S = summary(Work.pop_back_val());
+    if (S.Direct)
+      return true;
+    for (const FunctionDecl *F : S.Named)
+      if (Seen.insert(F).second)
+        Work.push_back(F);
+  }
+  return false;
+}
+
+} // namespace shmem
