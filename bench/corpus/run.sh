@@ -16,7 +16,11 @@
 # driver's stderr and the file list.
 #
 # Environment: SHMEM_LINT (default build/bin/shmem-lint), JOBS (default 2),
-# CUDA (default /usr/local/cuda), GGML_ALL=1 (ggml: every .cu file).
+# CUDA (default /usr/local/cuda), GGML_ALL=1 (ggml: every .cu file),
+# TIME_ROUNDS=N: also time clang-tidy with no check, with
+# shmem-bank-conflict and with shmem-* on every file, round-robin, N rounds
+# (bench/perf/interleave.py), and print the summed medians: what the checks
+# cost on real code (docs/performance.md).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -132,4 +136,42 @@ if [ "$(stat 'files not analysed')" != 0 ]; then
   awk '/ error: / && !/^shmem-lint:/ && !first { first = $0 }
        /shmem-lint: error: .* could not be analysed/ {
          print "- " first; first = "" }' "$out/stderr.txt"
+fi
+
+if [ -n "${TIME_ROUNDS:-}" ]; then
+  # The device-side flags the driver passes clang, and the toolkit's headers.
+  dev=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_80
+       -Wno-unknown-cuda-version -w "--cuda-path=$cuda")
+  plugin=$("$lint" --print-tidy-plugin)
+  tidy=${TIDY:-clang-tidy-22}
+  mkdir -p "$out/time"
+  rm -f "$out"/time/*.json
+  q() { printf '%q ' "$@"; }
+  i=0
+  for f in "${files[@]}"; do
+    i=$((i + 1))
+    python3 "$root/bench/perf/interleave.py" --rounds "$TIME_ROUNDS" \
+      --out "$out/time/$i.json" \
+      "tidy0=$(q "$tidy" --config={} '--checks=-*,objc-forbidden-subclassing' "$f" -- "${dev[@]}" "${flags[@]}")" \
+      "bank=$(q "$tidy" --config={} "--load=$plugin" '--checks=-*,shmem-bank-conflict' "$f" -- "${dev[@]}" "${flags[@]}")" \
+      "all=$(q "$tidy" --config={} "--load=$plugin" '--checks=-*,shmem-*' "$f" -- "${dev[@]}" "${flags[@]}")"
+  done
+  python3 - "$out/time" <<'EOF'
+import glob, json, os, statistics, sys
+every = [json.load(open(p))["results"] for p in glob.glob(os.path.join(sys.argv[1], "*.json"))]
+# A file clang does not parse makes clang-tidy fail early: not timed.
+runs = [r for r in every if all(c["exit_codes"] == [0] for c in r.values())]
+tot = {k: sum(r[k]["cpu_median"] for r in runs) for k in ("tidy0", "bank", "all")}
+over = lambda k: [(r[k]["cpu_median"] / r["tidy0"]["cpu_median"] - 1) * 100 for r in runs]
+print()
+if len(runs) < len(every):
+    print(f"{len(every) - len(runs)} of {len(every)} files left out: clang-tidy failed on them (not parsed)")
+print(f"| clang-tidy on {len(runs)} files (median CPU s, summed) | CPU s | over no check | per file: median, min, max |")
+print("|---|---|---|---|")
+print(f"| no check | {tot['tidy0']:.2f} | | |")
+for k, name in (("bank", "shmem-bank-conflict"), ("all", "shmem-*")):
+    o = over(k)
+    print(f"| {name} | {tot[k]:.2f} | {(tot[k] / tot['tidy0'] - 1) * 100:+.1f}% "
+          f"| {statistics.median(o):+.1f}%, {min(o):+.1f}%, {max(o):+.1f}% |")
+EOF
 fi
