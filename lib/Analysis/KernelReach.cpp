@@ -43,19 +43,9 @@ public:
           TraverseStmt(I->getInit());
   }
 
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
-      return !found(V->hasAttr<CUDASharedAttr>());
-    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
-      name(F);
-    return true;
-  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) { return referenced(E->getDecl()); }
   bool VisitMemberExpr(MemberExpr *E) {
-    if (const auto *V = dyn_cast<VarDecl>(E->getMemberDecl()))
-      return !found(V->hasAttr<CUDASharedAttr>());
-    if (const auto *F = dyn_cast<FunctionDecl>(E->getMemberDecl()))
-      name(F);
-    return true;
+    return referenced(E->getMemberDecl());
   }
   bool VisitCallExpr(CallExpr *C) {
     if (found(barrierKindOf(C).has_value()))
@@ -77,6 +67,14 @@ public:
   }
 
 private:
+  /// A shared variable ends the scan; a function is listed.
+  bool referenced(const ValueDecl *D) {
+    if (const auto *V = dyn_cast<VarDecl>(D))
+      return !found(V->hasAttr<CUDASharedAttr>());
+    if (const auto *F = dyn_cast<FunctionDecl>(D))
+      name(F);
+    return true;
+  }
   bool found(bool Yes) {
     Direct = Direct || Yes;
     return Direct;

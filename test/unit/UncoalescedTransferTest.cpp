@@ -213,8 +213,8 @@ void expectSame(const CoalescingResult &A, const CoalescingResult &B) {
   EXPECT_EQ(A.DistinctBytes, B.DistinctBytes);
 }
 
-/// Calls \p Fn(trace) for every kernel above in every block shape.
-template <typename Fn> void forEachTrace(Fn &&Fn_) {
+/// Calls \p Fn(context) for every kernel above in every block shape.
+template <typename Fn> void forEachKernel(Fn &&Fn_) {
   for (const char *Code : Kernels) {
     std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Code);
     ASSERT_TRUE(AST);
@@ -226,9 +226,15 @@ template <typename Fn> void forEachTrace(Fn &&Fn_) {
       SCOPED_TRACE(std::string(Code) + " block " + std::to_string(B.X) + "x" +
                    std::to_string(B.Y));
       KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(B), Opts);
-      Fn_(T);
+      const KernelContext KC{Ctx, Opts, K, "k", T};
+      Fn_(KC);
     }
   }
+}
+
+/// Calls \p Fn(trace) for every kernel above in every block shape.
+template <typename Fn> void forEachTrace(Fn &&Fn_) {
+  forEachKernel([&](const KernelContext &KC) { Fn_(KC.Trace); });
 }
 
 TEST(UncoalescedTransferTest, ReassignmentMatchesPricingEveryWarp) {
@@ -271,32 +277,21 @@ TEST(UncoalescedTransferTest, ReassignmentMatchesPricingEveryWarp) {
 // the kernels give both answers.
 TEST(UncoalescedTransferTest, TransposeAppliesAgreesWithTheAdvice) {
   unsigned Advised = 0, NotAdvised = 0;
-  for (const char *Code : Kernels) {
-    std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Code);
-    ASSERT_TRUE(AST);
-    ASTContext &Ctx = AST->getASTContext();
-    const FunctionDecl *K = test::lastKernel(Ctx);
-    ASSERT_TRUE(K);
-    AnalysisOptions Opts;
-    for (const Dim3 &B : Blocks) {
-      SCOPED_TRACE(std::string(Code) + " block " + std::to_string(B.X) + "x" +
-                   std::to_string(B.Y));
-      KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(B), Opts);
-      KernelContext KC{Ctx, Opts, K, "k", T};
-      for (unsigned SI = 0; SI < T.Accesses.size(); ++SI)
-        for (unsigned GI : T.Accesses[SI].Global) {
-          const TransferVerdict &V = analyzeTransfer(KC, GI);
-          bool Applies = transposeApplies(KC, GI, SI);
-          if (!V.Valid) {
-            EXPECT_FALSE(Applies);
-            continue;
-          }
-          bool Advice = !transposeAdvice(KC, GI, SI, V).empty();
-          EXPECT_EQ(Applies, Advice);
-          (Advice ? Advised : NotAdvised)++;
+  forEachKernel([&](const KernelContext &KC) {
+    const KernelTrace &T = KC.Trace;
+    for (unsigned SI = 0; SI < T.Accesses.size(); ++SI)
+      for (unsigned GI : T.Accesses[SI].Global) {
+        const TransferVerdict &V = analyzeTransfer(KC, GI);
+        bool Applies = transposeApplies(KC, GI, SI);
+        if (!V.Valid) {
+          EXPECT_FALSE(Applies);
+          continue;
         }
-    }
-  }
+        bool Advice = !transposeAdvice(KC, GI, SI, V).empty();
+        EXPECT_EQ(Applies, Advice);
+        (Advice ? Advised : NotAdvised)++;
+      }
+  });
   EXPECT_GT(Advised, 0u);
   EXPECT_GT(NotAdvised, 0u);
 }
