@@ -140,8 +140,8 @@ fi
 
 if [ -n "${TIME_ROUNDS:-}" ]; then
   # The device-side flags the driver passes clang, and the toolkit's headers.
-  dev=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_80
-       -Wno-unknown-cuda-version -w "--cuda-path=$cuda")
+  source "$root/bench/perf/flags.sh" # DEV_FLAGS, NOCHECK
+  dev=("${DEV_FLAGS[@]}" "--cuda-path=$cuda")
   plugin=$("$lint" --print-tidy-plugin)
   tidy=${TIDY:-clang-tidy-22}
   mkdir -p "$out/time"
@@ -152,7 +152,7 @@ if [ -n "${TIME_ROUNDS:-}" ]; then
     i=$((i + 1))
     python3 "$root/bench/perf/interleave.py" --rounds "$TIME_ROUNDS" \
       --out "$out/time/$i.json" \
-      "tidy0=$(q "$tidy" --config={} '--checks=-*,objc-forbidden-subclassing' "$f" -- "${dev[@]}" "${flags[@]}")" \
+      "tidy0=$(q "$tidy" --config={} "--checks=$NOCHECK" "$f" -- "${dev[@]}" "${flags[@]}")" \
       "bank=$(q "$tidy" --config={} "--load=$plugin" '--checks=-*,shmem-bank-conflict' "$f" -- "${dev[@]}" "${flags[@]}")" \
       "all=$(q "$tidy" --config={} "--load=$plugin" '--checks=-*,shmem-*' "$f" -- "${dev[@]}" "${flags[@]}")"
   done

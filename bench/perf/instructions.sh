@@ -42,7 +42,7 @@ if [ -n "$TOOLKIT" ]; then
   LINT_CUDA=("--cuda-path=$TOOLKIT")
 fi
 PLUGIN="$("$LINT" --print-tidy-plugin)"
-DEV=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -Wno-unknown-cuda-version -w)
+source "$HERE/flags.sh" # DEV_FLAGS, NOCHECK
 mkdir -p "$OUT"
 count() { # NAME COMMAND...
   local name=$1; shift
@@ -53,8 +53,8 @@ count() { # NAME COMMAND...
   [ -n "$n" ] || { echo "instructions.sh: $name failed, see $OUT/$name.log" >&2; exit 1; }
   echo "$name $n"
 }
-count tidy-no-check "$TIDY" --config={} '--checks=-*,objc-forbidden-subclassing' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
-count tidy-bank-conflict "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-bank-conflict' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
-count tidy-shmem "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-*' "$F" -- "${DEV[@]}" "${CUDA_FLAGS[@]}"
+count tidy-no-check "$TIDY" --config={} "--checks=$NOCHECK" "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}"
+count tidy-bank-conflict "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-bank-conflict' "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}"
+count tidy-shmem "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-*' "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}"
 count driver "$LINT" --no-config --no-progress "${LINT_CUDA[@]}" "$F"
 echo "callgrind files: $OUT (callgrind_annotate --inclusive=yes FILE)"

@@ -42,10 +42,11 @@ if [ -n "$TOOLKIT" ]; then
 else
   CUDA_FLAGS="$("$LINT" --print-cuda-flags)"
 fi
-DEV="-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -Wno-unknown-cuda-version -w $CUDA_FLAGS"
+source "$HERE/flags.sh" # DEV_FLAGS, NOCHECK
+DEV="${DEV_FLAGS[*]} $CUDA_FLAGS"
 T="$TIDY --config={}"
 python3 "$HERE/interleave.py" --rounds "$ROUNDS" --out "$OUT" \
-  "tidy0=$T '--checks=-*,objc-forbidden-subclassing' '$F' -- $DEV" \
+  "tidy0=$T '--checks=$NOCHECK' '$F' -- $DEV" \
   "env33=$T '--checks=-*,cert-env33-c' '$F' -- $DEV" \
   "braces=$T '--checks=-*,readability-braces-around-statements' '$F' -- $DEV" \
   "bugprone=$T '--checks=-*,bugprone-*' '$F' -- $DEV" \

@@ -68,14 +68,8 @@ command -v "$TIDY" >/dev/null || { echo "run.sh: no $TIDY" >&2; exit 2; }
 
 PLUGIN="$("$LINT" --print-tidy-plugin)"
 read -r -a OWN_FLAGS <<<"$("$LINT" --print-cuda-flags)"
-# What the driver passes clang besides the CUDA header flags
-# (plugin/driver/DriverOptions.cpp, BaseArgs).
-DEV_FLAGS=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -Wno-unknown-cuda-version -w)
-# A check that is always present but never instantiated for CUDA (it only
-# runs on Objective-C), so clang-tidy parses and runs its whole pipeline
-# (AST consumers, match finder) with no check: `--checks=-*` alone is refused
-# ("No checks enabled").
-NOCHECK='-*,objc-forbidden-subclassing'
+# DEV_FLAGS, NOCHECK.
+source "$HERE/flags.sh"
 
 mkdir -p "$OUT/src" "$OUT/results" "$OUT/profile" "$OUT/logs"
 OUT="$(cd "$OUT" && pwd)"
