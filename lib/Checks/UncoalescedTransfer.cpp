@@ -212,10 +212,6 @@ std::string describeStride(const GlobalAccess &A, const WarpInfo &W,
   return describeRuns(Addr, A.Width);
 }
 
-} // namespace
-
-namespace {
-
 /// What analyzeTransfer enumerates: the distinct warps of the access, the
 /// unknowns with a lane-dependent coefficient and the values each takes.
 /// Cheap next to the enumeration (which prices every warp under every
@@ -284,7 +280,6 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
 
   // Unknowns with a lane-dependent coefficient in some warp, the smallest
   // non-zero coefficient difference of each, and the concrete spread.
-  std::map<SymbolId, int64_t> MinStep;
   std::vector<int64_t> Steps(Coeffs.size(), 0); // 0: none yet.
   int64_t Spread = 0;
   for (const WarpInfo &W : Warps) {
@@ -303,15 +298,15 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
       }
     }
   }
-  // In SymbolId order, as Off.coefficients() is.
-  std::vector<const std::vector<int64_t> *> VaryingCoeffs;
+  // In SymbolId order, as Off.coefficients() is; each one's index in
+  // Coeffs and Steps.
+  std::vector<unsigned> VaryingIndex;
   {
     unsigned K = 0;
     for (const auto &KV : Off.coefficients()) {
       if (Steps[K] != 0) {
-        MinStep[KV.first] = Steps[K];
         Varying.push_back(KV.first);
-        VaryingCoeffs.push_back(&Coeffs[K]);
+        VaryingIndex.push_back(K);
       }
       ++K;
     }
@@ -319,7 +314,7 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
   for (WarpInfo &W : Warps) {
     W.Const.assign(Consts.begin() + W.Begin, Consts.begin() + W.End);
     for (unsigned I = 0; I < Varying.size(); ++I) {
-      const std::vector<int64_t> &C = *VaryingCoeffs[I];
+      const std::vector<int64_t> &C = Coeffs[VaryingIndex[I]];
       std::vector<int64_t> Delta(W.End - W.Begin);
       bool Any = false;
       for (unsigned L = W.Begin; L < W.End; ++L) {
@@ -332,8 +327,8 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
   }
 
   // The values each varying unknown is enumerated over.
-  for (SymbolId S : Varying) {
-    const SymbolInfo &SI = T.Symbols.info(S);
+  for (unsigned I = 0; I < Varying.size(); ++I) {
+    const SymbolInfo &SI = T.Symbols.info(Varying[I]);
     if (SI.Values && !SI.Values->empty() && SI.Values->size() <= 64) {
       Values.push_back(*SI.Values);
       continue;
@@ -342,7 +337,8 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
       // Beyond S0 the lanes of different coefficients are more than the
       // concrete spread plus two sectors apart and share no sector; what
       // is left depends on alignment, periodic with at most 32 values.
-      S0 = std::min<int64_t>(MaxThreshold, (Spread + 64) / MinStep[S] + 2);
+      S0 = std::min<int64_t>(MaxThreshold,
+                             (Spread + 64) / Steps[VaryingIndex[I]] + 2);
       std::vector<int64_t> Vs;
       for (int64_t X = 0; X <= S0 + 32; ++X)
         Vs.push_back(X);
