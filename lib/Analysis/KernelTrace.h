@@ -260,6 +260,10 @@ KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kerne
 /// The barrier a call is, if any (by callee name, as CUDA code spells it).
 std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);
 
+/// The thread count of a `thread_block_tile<N, ...>` specialisation; 0 for
+/// any other class.
+unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
+
 /// Whether the code a kernel reaches (its body and, transitively, the
 /// bodies of the functions it calls or names) refers to a `__shared__`
 /// variable, calls a barrier (barrierKindOf) or holds inline assembly. When

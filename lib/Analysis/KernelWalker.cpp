@@ -55,6 +55,14 @@ static std::string calleeName(const CallExpr *Call) {
   return {};
 }
 
+unsigned tileSizeOf(const CXXRecordDecl *RD) {
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    if (Spec->getTemplateArgs().size() > 0 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+      return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+  return 0;
+}
+
 std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
   std::string N = calleeName(Call);
   if (N == "__syncthreads" || N == "__syncthreads_count" ||
@@ -248,6 +256,12 @@ private:
   /// Local struct and vector variables (float4 v): the loads whose data
   /// they hold.
   std::map<const VarDecl *, Origins> RecordFrom;
+  /// Which group each cooperative-groups variable or parameter holds: 0
+  /// for the whole block, else a tile's thread count. A `thread_group` is
+  /// type-erased, so only where it was made says what it is (a tile passed
+  /// to `__device__ f(thread_group g)`); one not listed holds a group the
+  /// walk does not know.
+  llvm::DenseMap<const VarDecl *, unsigned> GroupHeld;
   std::vector<char> Active;
   bool ActiveApprox = false;
   bool Recording = true;
@@ -1146,9 +1160,18 @@ private:
             return evalInt(*V);
       return eval(PO->getResultExpr());
     }
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      // A group variable assigned, perhaps in some threads only: what it
+      // holds is no longer known.
+      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+              V && groupClass(V->getType()))
+            GroupHeld.erase(V);
       if (auto V = evalRecordAssign(OC))
         return *V;
+    }
     if (const auto *CE = dyn_cast<CallExpr>(E))
       return evalCall(CE);
     if (const auto *CC = dyn_cast<CXXConstructExpr>(E))
@@ -1711,6 +1734,104 @@ private:
   // Calls
   //===--------------------------------------------------------------------===//
 
+  /// The cooperative-groups class \p T names (through references), if any.
+  static const CXXRecordDecl *groupClass(QualType T) {
+    const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+    if (!RD || !RD->getDeclName().isIdentifier() ||
+        RD->getQualifiedNameAsString().find("cooperative_groups::") ==
+            std::string::npos)
+      return nullptr;
+    return RD;
+  }
+
+  /// The group expression \p E makes or names: 0 for the whole block, else
+  /// a tile's thread count; none when not known. Conversions between group
+  /// types (a tile passed as `thread_group`) keep the group.
+  std::optional<unsigned> groupOf(const Expr *E) {
+    for (;;) {
+      E = E->IgnoreParens();
+      if (const auto *C = dyn_cast<CastExpr>(E))
+        E = C->getSubExpr();
+      else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+               C && C->getNumArgs() == 1)
+        E = C->getArg(0);
+      else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = M->getSubExpr();
+      else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+        E = B->getSubExpr();
+      else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+        E = W->getSubExpr();
+      else
+        break;
+    }
+    // The static type says it for the block and for a static-size tile.
+    if (const CXXRecordDecl *RD = groupClass(E->getType())) {
+      StringRef R = RD->getName();
+      if (R == "thread_block")
+        return 0u;
+      if (R == "thread_block_tile") {
+        if (unsigned Size = tileSizeOf(RD))
+          return Size;
+        return std::nullopt;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        auto It = GroupHeld.find(V);
+        if (It != GroupHeld.end())
+          return It->second;
+      }
+      return std::nullopt;
+    }
+    // tiled_partition(parent, n): tiles of n consecutive threads of the
+    // parent, n a power of two up to 32, so a tile's rank is the block rank
+    // mod n whether the parent is the block or a larger tile.
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && Call->getNumArgs() == 2 &&
+        calleeName(Call) == "tiled_partition") {
+      std::optional<unsigned> Parent = groupOf(Call->getArg(0));
+      std::optional<int64_t> Size = uniformConstant(Call->getArg(1));
+      if (Parent && Size && *Size >= 1 && *Size <= 32 &&
+          (*Size & (*Size - 1)) == 0 && (*Parent == 0 || *Size <= *Parent))
+        return unsigned(*Size);
+    }
+    return std::nullopt;
+  }
+
+  /// The constant value \p E has in every thread, folded or held by the
+  /// variable it names; without evaluating it again (which would record
+  /// its accesses twice).
+  std::optional<int64_t> uniformConstant(const Expr *E) {
+    if (auto C = constantOf(E))
+      return C;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        auto It = Vars.find(V);
+        if (It != Vars.end() && !It->second.IsPointer)
+          return It->second.Int.asConstant();
+      }
+    return std::nullopt;
+  }
+
+  /// Records the group variable \p V holds from now on.
+  void holdGroup(const VarDecl *V, std::optional<unsigned> Group) {
+    if (Group)
+      GroupHeld[V] = *Group;
+    else
+      GroupHeld.erase(V);
+  }
+
+  /// The object a method call is made on (`g` in `g.sync()`), also when
+  /// the method is a static member reached through it.
+  static const Expr *calledObject(const CallExpr *Call) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      return MC->getImplicitObjectArgument();
+    if (const auto *ME =
+            dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      return ME->getBase();
+    return nullptr;
+  }
+
   std::optional<LaneValue> cooperativeGroupsValue(const CallExpr *Call) {
     // The group is the type of the object the method is called on: with the
     // toolkit's headers thread_rank() is often a static member reached
@@ -1731,29 +1852,59 @@ private:
       return std::nullopt;
     std::string R = RD->getName().str();
     std::string M = calleeName(Call);
-    if (R == "thread_block" || R == "thread_group") {
+    if (R == "thread_group") {
+      // Type-erased: the group it holds decides.
+      if (M != "thread_rank" && M != "size" && M != "num_threads")
+        return std::nullopt;
+      const Expr *Obj = calledObject(Call);
+      std::optional<unsigned> Held = Obj ? groupOf(Obj) : std::nullopt;
+      if (!Held)
+        return unknown("the group a 'thread_group' holds is not known");
+      if (*Held == 0)
+        R = "thread_block";
+      else
+        return tileValue(M, *Held);
+    }
+    if (R == "thread_block") {
       if (M == "thread_rank")
         return G.linearId();
       if (M == "size" || M == "num_threads")
         return constant(G.threads());
     }
     if (R == "thread_block_tile") {
-      unsigned Size = G.warpSize();
-      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-        if (Spec->getTemplateArgs().size() > 0 &&
-            Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
-          Size = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+      unsigned Size = tileSizeOf(RD);
       if (Size == 0)
         return std::nullopt;
-      if (M == "thread_rank")
-        return LaneValue::apply(LaneValue::Op::Rem, G.linearId(),
-                                constant(Size));
-      if (M == "meta_group_rank")
-        return LaneValue::apply(LaneValue::Op::Div, G.linearId(),
-                                constant(Size));
-      if (M == "size" || M == "num_threads")
-        return constant(Size);
+      return tileValue(M, Size);
     }
+    return std::nullopt;
+  }
+
+  /// The tile a `thread_group`'s sync() (`g.sync()`, `cg::sync(g)`) waits
+  /// for, when the group is known to hold one.
+  std::optional<unsigned> syncedTile(const CallExpr *Call) {
+    if (calleeName(Call) != "sync")
+      return std::nullopt;
+    const Expr *Obj = calledObject(Call);
+    if (!Obj && Call->getNumArgs() == 1)
+      Obj = Call->getArg(0);
+    const CXXRecordDecl *RD = Obj ? groupClass(Obj->getType()) : nullptr;
+    if (!RD || RD->getName() != "thread_group")
+      return std::nullopt;
+    std::optional<unsigned> Held = groupOf(Obj);
+    if (Held && *Held > 0)
+      return Held;
+    return std::nullopt;
+  }
+
+  /// Method \p M of a tile of \p Size consecutive threads.
+  std::optional<LaneValue> tileValue(StringRef M, unsigned Size) {
+    if (M == "thread_rank")
+      return LaneValue::apply(LaneValue::Op::Rem, G.linearId(), constant(Size));
+    if (M == "meta_group_rank")
+      return LaneValue::apply(LaneValue::Op::Div, G.linearId(), constant(Size));
+    if (M == "size" || M == "num_threads")
+      return constant(Size);
     return std::nullopt;
   }
 
@@ -1784,6 +1935,11 @@ private:
         else if (auto C = constantOf(Call->getArg(0)))
           Mask = uint32_t(*C);
       } else if (*BK == BarrierKind::Warp) {
+        Mask = 0xffffffffu;
+      } else if (std::optional<unsigned> Tile = syncedTile(Call)) {
+        // A thread_group holding a tile: its sync() waits for the tile,
+        // as a thread_block_tile's does.
+        BK = BarrierKind::Warp;
         Mask = 0xffffffffu;
       }
       recordBarrier(Call, *BK, Mask);
@@ -1909,6 +2065,13 @@ private:
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       eval(MC->getImplicitObjectArgument());
+    // The groups group parameters receive, found in the caller.
+    std::vector<std::pair<const ParmVarDecl *, std::optional<unsigned>>> Groups;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I)
+      if (I - Offset < Def->getNumParams())
+        if (const ParmVarDecl *P = Def->getParamDecl(I - Offset);
+            groupClass(P->getType()))
+          Groups.push_back({P, groupOf(Call->getArg(I))});
     if (Inlining.size() >= Opts.InlineDepth ||
         std::find(Inlining.begin(), Inlining.end(), Def) != Inlining.end())
       return evalInt(unknown("call too deep to follow"));
@@ -1917,6 +2080,8 @@ private:
     Vars.clear();
     for (unsigned I = 0; I < Args.size() && I < Def->getNumParams(); ++I)
       Vars[Def->getParamDecl(I)] = Args[I];
+    for (const auto &[P, Group] : Groups)
+      holdGroup(P, Group);
     Inlining.push_back(Def);
     CallStack.push_back(Call);
     Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
@@ -2082,6 +2247,8 @@ private:
   void walkVarDecl(const VarDecl *V) {
     if (isSharedVar(V) || V->isStaticLocal())
       return;
+    if (groupClass(V->getType()))
+      holdGroup(V, V->getInit() ? groupOf(V->getInit()) : std::nullopt);
     if (V->getType()->isRecordType() || V->getType()->isArrayType()) {
       if (const Expr *Init = V->getInit()) {
         Value I = eval(Init);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uniformity.h"
+#include "KernelTrace.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -1436,15 +1437,6 @@ private:
     return false;
   }
 
-  /// The template size of a thread_block_tile<N>, or 0.
-  static unsigned tileSize(const CXXRecordDecl *RD) {
-    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
-      if (Spec->getTemplateArgs().size() > 0 &&
-          Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
-        return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
-    return 0;
-  }
-
   /// Cooperative groups' queries, by class and method name.
   std::optional<UniformityValue> cooperativeGroups(const CallExpr *Call) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
@@ -1492,7 +1484,7 @@ private:
     }
     if (Rec != "thread_block_tile")
       return std::nullopt;
-    unsigned Size = tileSize(RD);
+    unsigned Size = tileSizeOf(RD);
     unsigned Warp = G ? G->warpSize() : 32;
     if (M == "thread_rank") {
       if (G && Size)

@@ -147,14 +147,6 @@ const CXXRecordDecl *groupRecord(const CallExpr *Call) {
   return nullptr;
 }
 
-unsigned tileSizeOf(const CXXRecordDecl *RD) {
-  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
-    if (Spec->getTemplateArgs().size() > 0 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
-      return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
-  return 0;
-}
-
 std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent())
     return std::nullopt;

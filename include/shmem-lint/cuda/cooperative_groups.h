@@ -53,6 +53,11 @@ __device__ grid_group this_grid();
 __device__ thread_block this_thread_block();
 template <unsigned Size, class Parent>
 __device__ thread_block_tile<Size, Parent> tiled_partition(const Parent &g);
+/* Tiles of a size known at run time, type-erased as in the toolkit. */
+__device__ thread_group tiled_partition(const thread_group &parent,
+                                        unsigned tilesz);
+__device__ thread_group tiled_partition(const thread_block &parent,
+                                        unsigned tilesz);
 template <class Group> __device__ void sync(const Group &g);
 } // namespace cooperative_groups
 #endif
