@@ -565,6 +565,17 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       CudaFlags.push_back("-isystem");
       CudaFlags.push_back(Cccl.str().str());
     }
+    // nvcc gives host code min and max overloads that clang's CUDA headers
+    // keep to device code; without them host code nvcc accepts fails to
+    // parse, and the kernels with it. Pre-included by path, so that the
+    // directory of shmem-lint's own CUDA header stays off the include path.
+    llvm::SmallString<256> MinMax(Layout.CudaHeaders);
+    llvm::sys::path::append(MinMax, "shmem_lint_minmax.h");
+    if (!llvm::sys::fs::exists(MinMax))
+      return Fail("shmem-lint's header '" + MinMax +
+                  "' is missing; reinstall shmem-lint");
+    CudaFlags.push_back("-include");
+    CudaFlags.push_back(MinMax.str().str());
   }
   if (Opts.Verbose)
     Err << "shmem-lint: CUDA headers: "

@@ -177,10 +177,8 @@ __device__ unsigned atomicInc(unsigned *address, unsigned val);
 __device__ unsigned atomicDec(unsigned *address, unsigned val);
 
 /* Arithmetic helpers kernels commonly call. */
-static __inline__ __host__ __device__ int min(int a, int b) { return a < b ? a : b; }
-static __inline__ __host__ __device__ int max(int a, int b) { return a > b ? a : b; }
-static __inline__ __host__ __device__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-static __inline__ __host__ __device__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+#define SHMEM_LINT_MINMAX_TARGET __host__ __device__
+#include "shmem_lint_minmax.h"
 static __inline__ __host__ __device__ float fminf(float a, float b) { return a < b ? a : b; }
 static __inline__ __host__ __device__ float fmaxf(float a, float b) { return a > b ? a : b; }
 __device__ float __expf(float);
