@@ -2289,6 +2289,30 @@ private:
     std::fill(Active.begin(), Active.end(), 0);
   }
 
+  /// The parts of condition \p C known per thread that must have the given
+  /// truth for \p C to be \p Sense: both sides of `&&` for true, of `||`
+  /// for false. Evaluated again without recording.
+  void knownParts(const Expr *C, bool Sense,
+                  std::vector<std::pair<LaneValue, bool>> &Out) {
+    C = C->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      if ((BO->getOpcode() == BO_LAnd && Sense) ||
+          (BO->getOpcode() == BO_LOr && !Sense)) {
+        knownParts(BO->getLHS(), Sense, Out);
+        knownParts(BO->getRHS(), Sense, Out);
+        return;
+      }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(C);
+        UO && UO->getOpcode() == UO_LNot) {
+      knownParts(UO->getSubExpr(), !Sense, Out);
+      return;
+    }
+    LaneValue V = quietInt(C);
+    if (V.isConcrete())
+      Out.push_back({std::move(V), Sense});
+  }
+
   void walkIf(const IfStmt *If) {
     if (const Stmt *Init = If->getInit())
       walkStmt(Init);
@@ -2322,6 +2346,13 @@ private:
     };
     Snapshot(EntryVals);
 
+    // A condition not known per thread may still have parts that are
+    // (`tid > i && ranks[tid] == ranks[i]`): the threads those rule out
+    // cannot take the branch.
+    std::vector<std::pair<LaneValue, bool>> Needs[2];
+    if (!Cond.isConcrete() && !Cond.isUniform() && !hasEffects(If->getCond()))
+      for (bool Sense : {false, true})
+        knownParts(If->getCond(), Sense, Needs[Sense]);
     auto Narrow = [&](bool Sense) {
       Active = Entry;
       ActiveApprox = EntryApprox;
@@ -2329,12 +2360,18 @@ private:
         narrowActive(Cond, Sense);
       } else if (!Cond.isUniform()) {
         // Thread-dependent but not computable: some subset runs the branch.
+        for (const auto &[Part, PartSense] : Needs[Sense])
+          narrowActive(Part, PartSense);
         ActiveApprox = true;
       }
     };
 
     Narrow(true);
+    // Whether a side lets every thread it started with through to the
+    // join (no return, break or continue taken): see below.
+    std::vector<char> SideStart = Active;
     walkStmt(If->getThen());
+    bool ThenKeepsAll = Active == SideStart;
     std::vector<char> ThenActive = Active;
     bool ThenApprox = ActiveApprox;
     Snapshot(ThenVals);
@@ -2346,8 +2383,10 @@ private:
     }
 
     Narrow(false);
+    SideStart = Active;
     if (If->getElse())
       walkStmt(If->getElse());
+    bool ElseKeepsAll = Active == SideStart;
     std::vector<char> ElseActive = Active;
     bool ElseApprox = ActiveApprox;
 
@@ -2355,7 +2394,14 @@ private:
     // Masks hold 0 or 1: `|` is `||` without a branch per thread.
     for (unsigned I = 0; I < N; ++I)
       Active[I] = char(ThenActive[I] | ElseActive[I]);
-    ActiveApprox = ThenApprox || ElseApprox;
+    // A condition not known per thread splits the threads in a way the walk
+    // does not know; but when neither side stopped a thread, every thread
+    // that entered reaches the join, and the mask after it is as exact as
+    // the one before (a barrier after `if (data) x = y;` is reached by all).
+    if (ThenKeepsAll && ElseKeepsAll && !Cond.isConcrete())
+      ActiveApprox = EntryApprox;
+    else
+      ActiveApprox = ThenApprox || ElseApprox;
     // As joinEnvs: a variable known on one side only is out of scope.
     for (unsigned I = 0; I < Touched.size(); ++I) {
       const VarDecl *V = Touched[I];
