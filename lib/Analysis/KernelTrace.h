@@ -187,6 +187,10 @@ struct BarrierEvent {
   BarrierKind Kind = BarrierKind::Block;
   /// __syncwarp's mask, when constant.
   std::optional<uint32_t> WarpMask;
+  /// A tile's sync(): the tile's thread count, of a thread_block_tile<N> or
+  /// of the tile the walk knows a `thread_group` holds; 0 for any other
+  /// barrier.
+  unsigned TileSize = 0;
   std::vector<char> Active;
   bool ActiveApprox = false;
   std::vector<const clang::CallExpr *> CallStack;

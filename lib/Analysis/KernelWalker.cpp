@@ -97,7 +97,7 @@ std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
     QualType T = Call->getArg(0)->getType().getNonReferenceType();
     if (const auto *RD = T->getAsCXXRecordDecl()) {
       std::string R = RD->getName().str();
-      if (R == "thread_block" || R == "grid_group")
+      if (R == "thread_block" || R == "grid_group" || R == "thread_group")
         return BarrierKind::Block;
       if (R == "thread_block_tile" || R == "coalesced_group")
         return BarrierKind::Warp;
@@ -644,7 +644,7 @@ private:
   }
 
   void recordBarrier(const Expr *E, BarrierKind K,
-                     std::optional<uint32_t> Mask) {
+                     std::optional<uint32_t> Mask, unsigned TileSize = 0) {
     if (!Recording)
       return;
     BarrierEvent B;
@@ -652,6 +652,7 @@ private:
     B.Loc = E->getExprLoc();
     B.Kind = K;
     B.WarpMask = Mask;
+    B.TileSize = TileSize;
     B.Active = Active;
     B.ActiveApprox = ActiveApprox;
     B.CallStack = CallStack;
@@ -1880,8 +1881,8 @@ private:
     return std::nullopt;
   }
 
-  /// The tile a `thread_group`'s sync() (`g.sync()`, `cg::sync(g)`) waits
-  /// for, when the group is known to hold one.
+  /// The tile a group's sync() (`g.sync()`, `cg::sync(g)`) waits for: a
+  /// thread_block_tile's, or the one a `thread_group` is known to hold.
   std::optional<unsigned> syncedTile(const CallExpr *Call) {
     if (calleeName(Call) != "sync")
       return std::nullopt;
@@ -1889,7 +1890,8 @@ private:
     if (!Obj && Call->getNumArgs() == 1)
       Obj = Call->getArg(0);
     const CXXRecordDecl *RD = Obj ? groupClass(Obj->getType()) : nullptr;
-    if (!RD || RD->getName() != "thread_group")
+    if (!RD || (RD->getName() != "thread_group" &&
+                RD->getName() != "thread_block_tile"))
       return std::nullopt;
     std::optional<unsigned> Held = groupOf(Obj);
     if (Held && *Held > 0)
@@ -1936,13 +1938,15 @@ private:
           Mask = uint32_t(*C);
       } else if (*BK == BarrierKind::Warp) {
         Mask = 0xffffffffu;
-      } else if (std::optional<unsigned> Tile = syncedTile(Call)) {
-        // A thread_group holding a tile: its sync() waits for the tile,
-        // as a thread_block_tile's does.
+      }
+      // A tile's sync() waits for the tile; a thread_group's, when it holds
+      // one, too.
+      std::optional<unsigned> Tile = syncedTile(Call);
+      if (Tile) {
         BK = BarrierKind::Warp;
         Mask = 0xffffffffu;
       }
-      recordBarrier(Call, *BK, Mask);
+      recordBarrier(Call, *BK, Mask, Tile.value_or(0));
       // __syncthreads_count/_and/_or return the same value in every thread.
       return evalInt(opaqueUniformText(Call, 0, Call));
     }

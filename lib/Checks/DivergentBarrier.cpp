@@ -596,9 +596,13 @@ private:
 
   /// The trace's events for a site: the barrier itself, or for a call the
   /// barriers it executes, reached through \p Chain.
+  /// For a call, only the barriers of the site's kind (block or warp)
+  /// unless \p AnyKind.
   std::vector<const BarrierEvent *>
-  events(const BarrierSite &Site, const std::vector<const CallExpr *> &Chain) {
+  events(const BarrierSite &Site, const std::vector<const CallExpr *> &Chain,
+         bool AnyKind = false) {
     std::vector<const BarrierEvent *> Out;
+    bool WarpKind = Site.Sc == Scope::Warp || Site.Sc == Scope::Tile;
     for (const BarrierEvent &Ev : K.Trace.Barriers) {
       if (Ev.CallStack.size() < Chain.size() ||
           !std::equal(Chain.begin(), Chain.end(), Ev.CallStack.begin()))
@@ -606,7 +610,7 @@ private:
       if (Site.Callee) {
         if (Ev.CallStack.size() > Chain.size() &&
             Ev.CallStack[Chain.size()] == Site.S &&
-            (Ev.Kind == BarrierKind::Block) == (Site.Sc != Scope::Warp))
+            (AnyKind || (Ev.Kind == BarrierKind::Block) != WarpKind))
           Out.push_back(&Ev);
         continue;
       }
@@ -859,14 +863,39 @@ private:
     return true;
   }
 
+  /// A `thread_group`'s sync(), or a call whose barriers are all tile
+  /// syncs, has a tile's scope when the walk saw every barrier there wait
+  /// for a tile of one size (a thread_group holding a tile; a tile passed
+  /// to the callee). A call's scope otherwise comes from the kind of its
+  /// barriers alone, which takes a tile's sync for the whole warp's.
+  BarrierSite heldTileScope(BarrierSite Site,
+                            const std::vector<const CallExpr *> &Chain) {
+    if (Site.Sc != Scope::Group &&
+        !(Site.Callee && (Site.Sc == Scope::Block || Site.Sc == Scope::Warp)))
+      return Site;
+    std::vector<const BarrierEvent *> Evs = events(Site, Chain, /*AnyKind=*/true);
+    if (Evs.empty())
+      return Site;
+    unsigned Tile = Evs.front()->TileSize;
+    for (const BarrierEvent *Ev : Evs)
+      if (Ev->TileSize != Tile)
+        return Site;
+    if (Tile == 0)
+      return Site;
+    Site.Sc = Scope::Tile;
+    Site.TileSize = Tile;
+    return Site;
+  }
+
   void check(const FunctionUniformity &FU,
              const std::vector<const CallExpr *> &Chain,
-             const BarrierSite &Site) {
-    SourceLocation Loc = isa<GCCAsmStmt>(Site.S)
-                             ? cast<GCCAsmStmt>(Site.S)->getAsmLoc()
-                             : Site.S->getBeginLoc();
+             const BarrierSite &StaticSite) {
+    SourceLocation Loc = isa<GCCAsmStmt>(StaticSite.S)
+                             ? cast<GCCAsmStmt>(StaticSite.S)->getAsmLoc()
+                             : StaticSite.S->getBeginLoc();
     if (Done.Locs.count(Loc))
       return;
+    const BarrierSite Site = heldTileScope(StaticSite, Chain);
     auto Deciders = FU.controllingBranches(Site.S, threshold(Site.Sc));
     if (Site.Sc == Scope::Tile)
       llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
