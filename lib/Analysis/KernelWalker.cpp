@@ -2020,8 +2020,11 @@ private:
       return evalInt(unknown("void"));
     }
 
+    // A kernel launched from device code (dynamic parallelism) runs as
+    // another grid, with its own shared memory: not a call to follow. Its
+    // arguments are read here, as for an unknown callee.
     const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD && !isa<CXXOperatorCallExpr>(Call)) {
+    if (FD && !isa<CXXOperatorCallExpr>(Call) && !isa<CUDAKernelCallExpr>(Call)) {
       const FunctionDecl *Def = nullptr;
       if (FD->hasBody(Def) && Def && !Ctx.getSourceManager().isInSystemHeader(
                                         Def->getLocation()))

@@ -1687,8 +1687,10 @@ private:
       return V;
     }
 
+    // A device-side kernel launch starts another grid: not followed.
     const FunctionDecl *Def = nullptr;
-    bool HasBody = Callee && Callee->hasBody(Def) && Def &&
+    bool HasBody = Callee && !isa<CUDAKernelCallExpr>(Call) &&
+                   Callee->hasBody(Def) && Def &&
                    !Def->isImplicit() &&
                    !Ctx.getSourceManager().isInSystemHeader(
                        Ctx.getSourceManager().getExpansionLoc(

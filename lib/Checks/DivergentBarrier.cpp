@@ -264,9 +264,12 @@ public:
 
   static const FunctionDecl *definition(const CallExpr *Call,
                                         const ASTContext &Ctx) {
+    // A device-side kernel launch starts another grid, whose barriers are
+    // its own.
     const FunctionDecl *FD = Call->getDirectCallee();
     const FunctionDecl *Def = nullptr;
-    if (!FD || !FD->hasBody(Def) || !Def || Def->isImplicit())
+    if (!FD || isa<CUDAKernelCallExpr>(Call) || !FD->hasBody(Def) || !Def ||
+        Def->isImplicit())
       return nullptr;
     const SourceManager &SM = Ctx.getSourceManager();
     if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))

@@ -597,7 +597,14 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                                      "-resource-dir",
                                      SHMEM_LINT_RESOURCE_DIR,
                                      "-Wno-unknown-cuda-version",
-                                     "-w"};
+                                     "-w",
+                                     // Relocatable device code, whatever
+                                     // the build uses: clang rejects a
+                                     // kernel launched from device code
+                                     // (dynamic parallelism) without it,
+                                     // and it changes nothing else a
+                                     // syntax-only parse sees.
+                                     "-fgpu-rdc"};
     Args.insert(Args.end(), CudaFlags.begin(), CudaFlags.end());
     return Args;
   };

@@ -104,6 +104,16 @@ extern "C" int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
 extern "C" cudaError_t cudaConfigureCall(dim3 gridSize, dim3 blockSize,
                                          size_t sharedSize = 0,
                                          cudaStream_t stream = 0);
+/* Launches from device code (dynamic parallelism, with -fgpu-rdc) lower to
+ * these two. */
+extern "C" __device__ void *cudaGetParameterBuffer(size_t alignment,
+                                                   size_t size);
+extern "C" __device__ cudaError_t cudaLaunchDevice(void *func,
+                                                   void *parameterBuffer,
+                                                   dim3 gridDimension,
+                                                   dim3 blockDimension,
+                                                   unsigned int sharedMemSize,
+                                                   cudaStream_t stream);
 
 /* Host API, enough for the usual launch code around kernels. */
 extern "C" {
