@@ -133,9 +133,78 @@ public:
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
     const CallExpr *Config = E->getConfig();
-    if (Config && Config->getNumArgs() >= 2)
-      addLaunch(E->getDirectCallee(), Config->getArg(1), E->getBeginLoc());
+    if (!Config || Config->getNumArgs() < 2)
+      return true;
+    if (const FunctionDecl *K = E->getDirectCallee())
+      addLaunch(K, Config->getArg(1), E->getBeginLoc());
+    else if (const VarDecl *Ptr = pointerVariable(E->getCallee()))
+      PointerLaunches.push_back({Ptr, Config->getArg(1), E->getBeginLoc()});
     return true;
+  }
+
+  // Launches through a function pointer (`kernel = &transposeNaive; ...
+  // kernel<<<grid, threads>>>(...)`, cuda-samples' transpose): the shape
+  // goes to every kernel the translation unit assigns to the pointer.
+  struct PointerLaunch {
+    const VarDecl *Ptr;
+    const Expr *BlockArg;
+    SourceLocation Loc;
+  };
+  std::vector<PointerLaunch> PointerLaunches;
+  llvm::DenseMap<const VarDecl *, std::vector<const FunctionDecl *>>
+      PointerTargets;
+
+  /// The local or global variable a callee expression reads, if it is a
+  /// pointer to a function.
+  static const VarDecl *pointerVariable(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !V->getType()->isFunctionPointerType())
+      return nullptr;
+    return V;
+  }
+
+  /// The kernel an expression names (`f`, `&f`), if any.
+  static const FunctionDecl *kernelNamed(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *F = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+    return F && F->hasAttr<CUDAGlobalAttr>() ? F : nullptr;
+  }
+
+  void notePointerTarget(const VarDecl *Ptr, const Expr *Value) {
+    if (const FunctionDecl *K = kernelNamed(Value))
+      PointerTargets[Ptr].push_back(K);
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign)
+      if (const VarDecl *Ptr = pointerVariable(B->getLHS()))
+        notePointerTarget(Ptr, B->getRHS());
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->getType()->isFunctionPointerType() && V->getInit())
+      notePointerTarget(V, V->getInit());
+    return true;
+  }
+
+  /// Once the whole translation unit is seen: the launches through
+  /// pointers, for each kernel assigned to them.
+  void resolvePointerLaunches() {
+    for (const PointerLaunch &L : PointerLaunches) {
+      auto It = PointerTargets.find(L.Ptr);
+      if (It == PointerTargets.end())
+        continue;
+      for (const FunctionDecl *K : It->second)
+        addLaunch(K, L.BlockArg, L.Loc);
+    }
   }
 
   bool VisitCallExpr(CallExpr *E) {
@@ -163,6 +232,7 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts)
     : Ctx(Ctx), Opts(Opts) {
   Collector C(Ctx);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  C.resolvePointerLaunches();
   Kernels = std::move(C.Kernels);
   Launches = std::move(C.Launches);
 }
