@@ -841,7 +841,8 @@ private:
       }
     if (Partial.empty())
       return {};
-    bool Same = Partial.size() == Reaching;
+    // "of each tile" only when several tiles reach it, all alike.
+    bool Same = Partial.size() == Reaching && Reaching > 1;
     for (const auto &P : Partial)
       Same = Same && P == Partial.front();
     std::string Size = std::to_string(T);

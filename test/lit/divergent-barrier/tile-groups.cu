@@ -43,11 +43,11 @@ __global__ void halfTile(int *out) {
   cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
   if (threadIdx.x < 8) {
     cg::sync(tile);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: cg::sync(tile) is reached only by threads 0-7 of each 16-thread tile; the rest of the tile never arrives, so the tile may hang [shmem-divergent-barrier]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: cg::sync(tile) is reached only by threads 0-7 of the 16-thread tile starting at thread 0; the rest of the tile never arrives, so the tile may hang [shmem-divergent-barrier]
     viaGroup(tile, s);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the call to 'viaGroup' executes cg::sync(g) but is reached only by threads 0-7 of each 16-thread tile; the rest of the tile never arrives, so the tile may hang [shmem-divergent-barrier]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the call to 'viaGroup' executes cg::sync(g) but is reached only by threads 0-7 of the 16-thread tile starting at thread 0; the rest of the tile never arrives, so the tile may hang [shmem-divergent-barrier]
     viaTile(t16, s);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the call to 'viaTile' executes t.sync() but is reached only by threads 0-7 of each 16-thread tile; the rest of the tile never arrives, so the tile may hang [shmem-divergent-barrier]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the call to 'viaTile' executes t.sync() but is reached only by threads 0-7 of the 16-thread tile starting at thread 0; the rest of the tile never arrives, so the tile may hang [shmem-divergent-barrier]
   }
   out[threadIdx.x] = s[threadIdx.x];
 }
