@@ -745,7 +745,10 @@ private:
     int Sign;
   };
 
-  std::optional<int64_t> constantIndex(const Expr *E) {
+  /// The value \p E has now, when it is one constant in every thread:
+  /// folded, or evaluated without recording (evaluating it again must not
+  /// record its accesses twice).
+  std::optional<int64_t> uniformConstant(const Expr *E) {
     if (auto C = constantOf(E))
       return C;
     if (hasEffects(E))
@@ -769,17 +772,17 @@ private:
         indexTerms(B->getRHS(), -Sign, Out, Depth + 1);
         return;
       case BO_Mul:
-        if (auto K = constantIndex(B->getRHS())) {
+        if (auto K = uniformConstant(B->getRHS())) {
           Out.push_back({B->getLHS(), *K, Sign});
           return;
         }
-        if (auto K = constantIndex(B->getLHS())) {
+        if (auto K = uniformConstant(B->getLHS())) {
           Out.push_back({B->getRHS(), *K, Sign});
           return;
         }
         break;
       case BO_Shl:
-        if (auto K = constantIndex(B->getRHS()))
+        if (auto K = uniformConstant(B->getRHS()))
           if (*K >= 0 && *K < 31) {
             Out.push_back({B->getLHS(), int64_t(1) << *K, Sign});
             return;
@@ -803,7 +806,7 @@ private:
     if (B->getOpcode() == BO_Xor) {
       Op = B;
     } else if ((B->getOpcode() == BO_Rem || B->getOpcode() == BO_And) &&
-               constantIndex(B->getRHS())) {
+               uniformConstant(B->getRHS())) {
       const auto *In = dyn_cast<BinaryOperator>(expandIndex(B->getLHS()));
       if (In && (In->getOpcode() == BO_Add || In->getOpcode() == BO_Xor))
         Op = In;
@@ -1736,6 +1739,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// The cooperative-groups class \p T names (through references), if any.
+  /// The toolkit nests its classes in versioned inline namespaces.
   static const CXXRecordDecl *groupClass(QualType T) {
     const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
     if (!RD || !RD->getDeclName().isIdentifier() ||
@@ -1799,21 +1803,6 @@ private:
     return std::nullopt;
   }
 
-  /// The constant value \p E has in every thread, folded or held by the
-  /// variable it names; without evaluating it again (which would record
-  /// its accesses twice).
-  std::optional<int64_t> uniformConstant(const Expr *E) {
-    if (auto C = constantOf(E))
-      return C;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-        auto It = Vars.find(V);
-        if (It != Vars.end() && !It->second.IsPointer)
-          return It->second.Int.asConstant();
-      }
-    return std::nullopt;
-  }
-
   /// Records the group variable \p V holds from now on.
   void holdGroup(const VarDecl *V, std::optional<unsigned> Group) {
     if (Group)
@@ -1838,18 +1827,14 @@ private:
     // toolkit's headers thread_rank() is often a static member reached
     // through `cta.thread_rank()` (a plain call with a member callee), and
     // tile methods live in base classes whose names say nothing.
-    const CXXRecordDecl *RD = nullptr;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      RD = MC->getRecordDecl();
-    else if (const auto *ME =
-                 dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-      RD = ME->getBase()->getType().getNonReferenceType()->getPointeeOrArrayElementType()
-               ->getAsCXXRecordDecl();
-    if (!RD || !RD->getDeclName().isIdentifier())
+    const Expr *Obj = calledObject(Call);
+    if (!Obj)
       return std::nullopt;
-    // The toolkit nests its classes in versioned inline namespaces.
-    if (RD->getQualifiedNameAsString().find("cooperative_groups::") ==
-        std::string::npos)
+    QualType ObjType = Obj->getType();
+    if (ObjType->isPointerType())
+      ObjType = ObjType->getPointeeType();
+    const CXXRecordDecl *RD = groupClass(ObjType);
+    if (!RD)
       return std::nullopt;
     std::string R = RD->getName().str();
     std::string M = calleeName(Call);
@@ -1857,8 +1842,7 @@ private:
       // Type-erased: the group it holds decides.
       if (M != "thread_rank" && M != "size" && M != "num_threads")
         return std::nullopt;
-      const Expr *Obj = calledObject(Call);
-      std::optional<unsigned> Held = Obj ? groupOf(Obj) : std::nullopt;
+      std::optional<unsigned> Held = groupOf(Obj);
       if (!Held)
         return unknown("the group a 'thread_group' holds is not known");
       if (*Held == 0)
