@@ -2280,28 +2280,42 @@ private:
     std::fill(Active.begin(), Active.end(), 0);
   }
 
-  /// The parts of condition \p C known per thread that must have the given
-  /// truth for \p C to be \p Sense: both sides of `&&` for true, of `||`
-  /// for false. Evaluated again without recording.
-  void knownParts(const Expr *C, bool Sense,
-                  std::vector<std::pair<LaneValue, bool>> &Out) {
+  /// The parts of condition \p C that must have the given truth for \p C
+  /// to be \p Sense: both sides of `&&` for true, of `||` for false,
+  /// through `!`.
+  static void conditionParts(const Expr *C, bool Sense,
+                             std::vector<std::pair<const Expr *, bool>> &Out) {
     C = C->IgnoreParenImpCasts();
     if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
       if ((BO->getOpcode() == BO_LAnd && Sense) ||
           (BO->getOpcode() == BO_LOr && !Sense)) {
-        knownParts(BO->getLHS(), Sense, Out);
-        knownParts(BO->getRHS(), Sense, Out);
+        conditionParts(BO->getLHS(), Sense, Out);
+        conditionParts(BO->getRHS(), Sense, Out);
         return;
       }
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(C);
         UO && UO->getOpcode() == UO_LNot) {
-      knownParts(UO->getSubExpr(), !Sense, Out);
+      conditionParts(UO->getSubExpr(), !Sense, Out);
       return;
     }
-    LaneValue V = quietInt(C);
-    if (V.isConcrete())
-      Out.push_back({std::move(V), Sense});
+    Out.push_back({C, Sense});
+  }
+
+  /// Those of \p Cond's parts for \p Sense that are known per thread,
+  /// evaluated again without recording. A condition that does not split
+  /// into several parts is its one part, already known not to be.
+  void knownParts(const Expr *Cond, bool Sense,
+                  std::vector<std::pair<LaneValue, bool>> &Out) {
+    std::vector<std::pair<const Expr *, bool>> Parts;
+    conditionParts(Cond, Sense, Parts);
+    if (Parts.size() < 2)
+      return;
+    for (const auto &[Part, PartSense] : Parts) {
+      LaneValue V = quietInt(Part);
+      if (V.isConcrete())
+        Out.push_back({std::move(V), PartSense});
+    }
   }
 
   void walkIf(const IfStmt *If) {
@@ -2359,10 +2373,14 @@ private:
 
     Narrow(true);
     // Whether a side lets every thread it started with through to the
-    // join (no return, break or continue taken): see below.
-    std::vector<char> SideStart = Active;
+    // join (no return, break or continue taken): see below. Only asked
+    // when the condition is not known per thread.
+    bool Inexact = !Cond.isConcrete();
+    std::vector<char> SideStart;
+    if (Inexact)
+      SideStart = Active;
     walkStmt(If->getThen());
-    bool ThenKeepsAll = Active == SideStart;
+    bool ThenKeepsAll = Inexact && Active == SideStart;
     std::vector<char> ThenActive = Active;
     bool ThenApprox = ActiveApprox;
     Snapshot(ThenVals);
@@ -2374,10 +2392,11 @@ private:
     }
 
     Narrow(false);
-    SideStart = Active;
+    if (Inexact)
+      SideStart = Active;
     if (If->getElse())
       walkStmt(If->getElse());
-    bool ElseKeepsAll = Active == SideStart;
+    bool ElseKeepsAll = Inexact && Active == SideStart;
     std::vector<char> ElseActive = Active;
     bool ElseApprox = ActiveApprox;
 
@@ -2389,7 +2408,7 @@ private:
     // does not know; but when neither side stopped a thread, every thread
     // that entered reaches the join, and the mask after it is as exact as
     // the one before (a barrier after `if (data) x = y;` is reached by all).
-    if (ThenKeepsAll && ElseKeepsAll && !Cond.isConcrete())
+    if (ThenKeepsAll && ElseKeepsAll)
       ActiveApprox = EntryApprox;
     else
       ActiveApprox = ThenApprox || ElseApprox;
