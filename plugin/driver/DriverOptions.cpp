@@ -547,14 +547,17 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                   "' (no include/cuda_runtime.h); use --cuda-path=none to use "
                   "shmem-lint's own CUDA header");
   }
+  // The header of shmem-lint's own each setting needs: the whole stand-in
+  // for a toolkit, or with a toolkit the host min/max overloads (below).
+  llvm::SmallString<256> OwnHeader(Layout.CudaHeaders);
+  llvm::sys::path::append(OwnHeader, Toolkit.empty() ? "shmem_lint_cuda.h"
+                                                     : "shmem_lint_minmax.h");
+  if (!llvm::sys::fs::exists(OwnHeader))
+    return Fail("shmem-lint's CUDA header is missing (looked for '" +
+                OwnHeader + "'); reinstall shmem-lint");
   std::vector<std::string> CudaFlags;
   if (Toolkit.empty()) {
     CudaFlags = ownHeaderFlags(Layout);
-    llvm::SmallString<256> H(Layout.CudaHeaders);
-    llvm::sys::path::append(H, "shmem_lint_cuda.h");
-    if (!llvm::sys::fs::exists(H))
-      return Fail("shmem-lint's CUDA header is missing (looked for '" + H +
-                  "'); reinstall shmem-lint");
   } else {
     CudaFlags = {"--cuda-path=" + Toolkit};
     // CUDA 13 keeps CCCL (cuda/std, cub, thrust) under include/cccl, which
@@ -569,13 +572,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     // keep to device code; without them host code nvcc accepts fails to
     // parse, and the kernels with it. Pre-included by path, so that the
     // directory of shmem-lint's own CUDA header stays off the include path.
-    llvm::SmallString<256> MinMax(Layout.CudaHeaders);
-    llvm::sys::path::append(MinMax, "shmem_lint_minmax.h");
-    if (!llvm::sys::fs::exists(MinMax))
-      return Fail("shmem-lint's header '" + MinMax +
-                  "' is missing; reinstall shmem-lint");
     CudaFlags.push_back("-include");
-    CudaFlags.push_back(MinMax.str().str());
+    CudaFlags.push_back(OwnHeader.str().str());
   }
   if (Opts.Verbose)
     Err << "shmem-lint: CUDA headers: "
