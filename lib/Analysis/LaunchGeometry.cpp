@@ -167,11 +167,11 @@ public:
     return V;
   }
 
-  /// The kernel an expression names (`f`, `&f`), if any.
+  /// The kernel an expression names (`f`, `&f`, `(void *)f`), if any.
   static const FunctionDecl *kernelNamed(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
+    E = E->IgnoreParenCasts();
     if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr()->IgnoreParenImpCasts();
+      E = U->getSubExpr()->IgnoreParenCasts();
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     const auto *F = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
     return F && F->hasAttr<CUDAGlobalAttr>() ? F : nullptr;
@@ -214,12 +214,7 @@ public:
     StringRef N = FD->getName();
     if (N != "cudaLaunchKernel" && N != "cudaLaunchCooperativeKernel")
       return true;
-    const Expr *F = E->getArg(0)->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(F))
-      F = U->getSubExpr()->IgnoreParenCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(F))
-      addLaunch(dyn_cast<FunctionDecl>(DRE->getDecl()), E->getArg(2),
-                E->getBeginLoc());
+    addLaunch(kernelNamed(E->getArg(0)), E->getArg(2), E->getBeginLoc());
     return true;
   }
 
