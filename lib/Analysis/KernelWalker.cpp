@@ -24,7 +24,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -256,6 +258,30 @@ private:
   /// Local struct and vector variables (float4 v): the loads whose data
   /// they hold.
   std::map<const VarDecl *, Origins> RecordFrom;
+  /// A class object whose constructor the walk followed: the values its
+  /// constructor gave the fields that cannot change afterwards (see
+  /// keptField()). CUB-style code keeps its shared memory that way:
+  /// `BlockReduce(temp_storage).Sum(x)` stores `TempStorage &` in a member
+  /// that every method reads through `this`. A field some code could assign
+  /// is not kept, so a stale value is never read.
+  struct ObjectState {
+    llvm::DenseMap<const FieldDecl *, Value> Fields;
+  };
+  using ObjectRef = std::shared_ptr<const ObjectState>;
+  /// Local objects and class-typed parameters, by variable.
+  llvm::DenseMap<const VarDecl *, ObjectRef> Objects;
+  /// Objects made by a constructor call, by the call (the latest walk of
+  /// it): a temporary is used where it is made (`Tile(s).column(0)`).
+  llvm::DenseMap<const CXXConstructExpr *, ObjectRef> Constructed;
+  /// `this` in each member function and constructor being walked: the
+  /// object's kept fields (null: an object the walk does not know) and its
+  /// address, when known (a method of an object in shared memory, such as
+  /// CUB's `TempStorage::Alias()`, reads it through `this`).
+  struct ThisFrame {
+    ObjectRef Obj;
+    std::optional<PointerValue> Ptr;
+  };
+  std::vector<ThisFrame> ThisStack;
   /// Which group each cooperative-groups variable or parameter holds: 0
   /// for the whole block, else a tile's thread count. A `thread_group` is
   /// type-erased, so only where it was made says what it is (a tile passed
@@ -979,6 +1005,20 @@ private:
     if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
       if (ICE->getCastKind() == CK_NoOp || ICE->getCastKind() == CK_LValueBitCast)
         return evalAddress(ICE->getSubExpr());
+    // An object seen as its base class (`static_cast<Base &>(d)`, or
+    // implicitly): the base sits at an offset.
+    if (const auto *CE = dyn_cast<CastExpr>(E);
+        CE && (CE->getCastKind() == CK_DerivedToBase ||
+               CE->getCastKind() == CK_UncheckedDerivedToBase)) {
+      PointerValue P = evalAddress(CE->getSubExpr());
+      if (P.isShared() || P.isGlobal()) {
+        if (std::optional<int64_t> Off = baseOffset(CE))
+          P.Offset = P.Offset + constant(*Off);
+        else
+          P.Offset = unknown("virtual base class");
+      }
+      return P;
+    }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       if (!V)
@@ -1022,6 +1062,10 @@ private:
                       ASE->getType());
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // A reference member of a known object: what it refers to.
+      if (ME->getMemberDecl()->getType()->isReferenceType())
+        if (const Value *F = fieldValue(ME))
+          return F->IsPointer ? *F->Ptr : notShared();
       PointerValue P;
       if (ME->isArrow()) {
         Value B = eval(ME->getBase());
@@ -1065,8 +1109,18 @@ private:
     }
     if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
       return evalAddress(MTE->getSubExpr());
-    // Anything else (calls returning references, ...) is evaluated for its
-    // effects only.
+    // `reinterpret_cast<T &>(x)`: x's address.
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E);
+        CE && E->isGLValue() &&
+        (CE->getCastKind() == CK_LValueBitCast || CE->getCastKind() == CK_NoOp))
+      return evalAddress(CE->getSubExpr());
+    // A call returning a reference: where the callee's return refers to,
+    // when the walk follows it (see walkReturn()).
+    if (isa<CallExpr>(E) && E->isGLValue()) {
+      Value V = eval(E);
+      return V.IsPointer ? std::move(*V.Ptr) : notShared();
+    }
+    // Anything else is evaluated for its effects only.
     eval(E);
     return notShared();
   }
@@ -1178,9 +1232,14 @@ private:
     }
     if (const auto *CE = dyn_cast<CallExpr>(E))
       return evalCall(CE);
-    if (const auto *CC = dyn_cast<CXXConstructExpr>(E))
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
       if (auto V = evalRecordCopy(CC))
         return *V;
+      if (construct(CC))
+        return evalInt(unknown("unsupported expression"));
+    }
+    if (isa<CXXThisExpr>(E) && !ThisStack.empty() && ThisStack.back().Ptr)
+      return Value::pointer(*ThisStack.back().Ptr);
     if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
       return eval(S->getReplacement());
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
@@ -1226,6 +1285,326 @@ private:
     Value Out = evalInt(unknown("struct value"));
     Out.From = loadRecord(Src);
     return Out;
+  }
+
+  /// The byte offset of the base a derived-to-base cast selects; none
+  /// through a virtual base.
+  std::optional<int64_t> baseOffset(const CastExpr *CE) {
+    const CXXRecordDecl *Derived =
+        CE->getSubExpr()->getType()->getAsCXXRecordDecl();
+    int64_t Off = 0;
+    for (const CXXBaseSpecifier *B : CE->path()) {
+      const CXXRecordDecl *Base = B->getType()->getAsCXXRecordDecl();
+      if (!Derived || !Base || B->isVirtual() || Derived->isInvalidDecl())
+        return std::nullopt;
+      Off += Ctx.getASTRecordLayout(Derived).getBaseClassOffset(Base).getQuantity();
+      Derived = Base;
+    }
+    return Off;
+  }
+
+  /// Whether a field keeps the value its constructor gives it: a
+  /// reference (it cannot be re-seated), a const integer or pointer, or a
+  /// private integer or pointer that no code of its class assigns,
+  /// increments, binds to a non-const reference or takes the address of
+  /// outside the constructors' initialisers (BlockReduce's `linear_tid`).
+  bool keptField(const FieldDecl *FD) {
+    QualType T = FD->getType();
+    if (T->isReferenceType())
+      return true;
+    if (!T->isIntegralOrEnumerationType() && !T->isPointerType())
+      return false;
+    if (T.isConstQualified())
+      return true;
+    // Code outside the class could assign a public member, and a derived
+    // class a protected one.
+    if (FD->getAccess() != AS_private)
+      return false;
+    auto [It, New] = KeptFields.try_emplace(FD, false);
+    if (New)
+      It->second = neverModified(FD);
+    return It->second;
+  }
+
+  /// For keptField(): no method, constructor body or nested class of
+  /// \p FD's class modifies it, and the class has no friends (which could).
+  bool neverModified(const FieldDecl *FD) {
+    const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+    if (!RD || RD->hasFriends())
+      return false;
+    class Finder : public RecursiveASTVisitor<Finder> {
+    public:
+      const FieldDecl *FD;
+      bool Found = false;
+      const FieldDecl *PatternFD = nullptr;
+      bool names(const Expr *E) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *ME = dyn_cast<MemberExpr>(E))
+          return ME->getMemberDecl() == FD || ME->getMemberDecl() == PatternFD;
+        // In a template, a member of a dependent object is found by name.
+        if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E))
+          return DM->getMember() == FD->getDeclName();
+        return false;
+      }
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        Found |= B->isAssignmentOp() && names(B->getLHS());
+        return !Found;
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+                 names(U->getSubExpr());
+        return !Found;
+      }
+      bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+        Found |= C->isAssignmentOp() && C->getNumArgs() > 0 &&
+                 names(C->getArg(0));
+        return !Found;
+      }
+      // A member bound to a non-const reference (passed to `int &`).
+      bool boundToReference(const FunctionDecl *F, unsigned NumArgs,
+                            const Expr *const *Args) {
+        for (unsigned I = 0; I < NumArgs; ++I) {
+          QualType PT = F && I < F->getNumParams()
+                            ? F->getParamDecl(I)->getType()
+                            : QualType();
+          if ((PT.isNull() || (PT->isReferenceType() &&
+                               !PT->getPointeeType().isConstQualified())) &&
+              names(Args[I]))
+            return true;
+        }
+        return false;
+      }
+      bool VisitCallExpr(CallExpr *C) {
+        if (!isa<CXXOperatorCallExpr>(C))
+          Found |= boundToReference(C->getDirectCallee(), C->getNumArgs(),
+                                    C->getArgs());
+        return !Found;
+      }
+      bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+        Found |= boundToReference(C->getConstructor(), C->getNumArgs(),
+                                  C->getArgs());
+        return !Found;
+      }
+    } F;
+    F.FD = FD;
+    // Every function of the class (and of classes nested in it); a
+    // constructor's initialisers are where the value is set, so only its
+    // body counts. A template's pattern stands for its instantiations.
+    std::function<void(const CXXRecordDecl *)> Scan =
+        [&](const CXXRecordDecl *C) {
+          for (const Decl *D : C->decls()) {
+            if (F.Found)
+              return;
+            const Decl *Inner = D;
+            if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+              Inner = FT->getTemplatedDecl();
+            if (const auto *M = dyn_cast<FunctionDecl>(Inner)) {
+              if (Stmt *Body = M->getBody())
+                F.TraverseStmt(Body);
+            } else if (const auto *Nested = dyn_cast<CXXRecordDecl>(Inner)) {
+              if (Nested->isThisDeclarationADefinition())
+                Scan(Nested);
+            }
+          }
+        };
+    Scan(RD);
+    if (const CXXRecordDecl *Pattern = RD->getTemplateInstantiationPattern()) {
+      for (const NamedDecl *ND : Pattern->lookup(FD->getDeclName()))
+        if (const auto *PF = dyn_cast<FieldDecl>(ND))
+          F.PatternFD = PF;
+      Scan(Pattern);
+    }
+    return !F.Found;
+  }
+  llvm::DenseMap<const FieldDecl *, bool> KeptFields;
+
+  /// The constructor \p CC calls, when the walk follows it: a user
+  /// constructor, not a copy or move, with a body outside system headers,
+  /// not already being walked.
+  const CXXConstructorDecl *followedConstructor(const CXXConstructExpr *CC) {
+    const CXXConstructorDecl *Ctor = CC->getConstructor();
+    const FunctionDecl *Def = nullptr;
+    if (!Ctor || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Def) ||
+        !Def || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
+        Inlining.size() >= Opts.InlineDepth ||
+        std::find(Inlining.begin(), Inlining.end(), Def) != Inlining.end())
+      return nullptr;
+    return cast<CXXConstructorDecl>(Def);
+  }
+
+  /// Follows a constructor call (see followedConstructor()) and remembers
+  /// the object it makes in Constructed. Returns false, having done
+  /// nothing, for one it does not follow; the caller then evaluates the
+  /// arguments as for an unknown call.
+  bool construct(const CXXConstructExpr *CC) {
+    const CXXConstructorDecl *CD = followedConstructor(CC);
+    if (!CD)
+      return false;
+    auto Obj = std::make_shared<ObjectState>();
+    runConstructor(Obj, CC, CD);
+    Constructed[CC] = std::move(Obj);
+    return true;
+  }
+
+  /// The arguments of \p CC in the caller, as for any call; then \p CD's
+  /// base and member initialisers, which give \p Obj its kept fields (see
+  /// ObjectState). The initialisers record nothing: the object's memory is
+  /// the thread's own, and a constructor is not a call site of the trace.
+  void runConstructor(const std::shared_ptr<ObjectState> &Obj,
+                      const CXXConstructExpr *CC,
+                      const CXXConstructorDecl *CD) {
+    std::vector<ObjectRef> ArgObjects;
+    std::vector<Value> Args = callArguments(
+        llvm::ArrayRef(CC->getArgs(), CC->getNumArgs()), CD, ArgObjects);
+    bool SavedRec = Recording;
+    unsigned SavedSeq = Seq;
+    Recording = false;
+    Env Saved = std::move(Vars);
+    Vars.clear();
+    for (unsigned I = 0; I < Args.size() && I < CD->getNumParams(); ++I)
+      Vars[CD->getParamDecl(I)] = std::move(Args[I]);
+    bindParamObjects(CD, ArgObjects);
+    Inlining.push_back(CD);
+    ThisStack.push_back({Obj, std::nullopt});
+    for (const CXXCtorInitializer *I : CD->inits()) {
+      const Expr *Init = I->getInit();
+      if (!Init)
+        continue;
+      const FieldDecl *FD = I->getMember();
+      if (!FD) {
+        // A base (or delegated-to) constructor: its fields are this
+        // object's.
+        const auto *BaseCC = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+        if (const CXXConstructorDecl *BaseCD =
+                BaseCC ? followedConstructor(BaseCC) : nullptr)
+          runConstructor(Obj, BaseCC, BaseCD);
+        else
+          eval(Init);
+        continue;
+      }
+      if (!keptField(FD)) {
+        eval(Init);
+        continue;
+      }
+      if (FD->getType()->isReferenceType()) {
+        Obj->Fields[FD] = Value::pointer(evalAddress(Init));
+        continue;
+      }
+      Value V = eval(Init);
+      if (!V.IsPointer)
+        V.Int = toType(std::move(V.Int), FD->getType());
+      Obj->Fields[FD] = std::move(V);
+    }
+    ThisStack.pop_back();
+    Inlining.pop_back();
+    Vars = std::move(Saved);
+    Recording = SavedRec;
+    Seq = SavedSeq;
+  }
+
+  /// Evaluates a call's arguments in the caller: a reference parameter
+  /// gets the address of its argument. \p ArgObjects gets the object each
+  /// class-typed parameter receives, where the walk knows it.
+  std::vector<Value> callArguments(llvm::ArrayRef<const Expr *> Args,
+                                   const FunctionDecl *Def,
+                                   std::vector<ObjectRef> &ArgObjects) {
+    std::vector<Value> Out;
+    Out.reserve(Args.size());
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const ParmVarDecl *P =
+          I < Def->getNumParams() ? Def->getParamDecl(I) : nullptr;
+      if (P && P->getType()->isReferenceType())
+        Out.push_back(Value::pointer(evalAddress(Args[I])));
+      else
+        Out.push_back(eval(Args[I]));
+      ArgObjects.push_back(P && isRecordOrRef(P->getType())
+                               ? knownObject(Args[I])
+                               : nullptr);
+    }
+    return Out;
+  }
+
+  static bool isRecordOrRef(QualType T) {
+    return T.getNonReferenceType()->isRecordType();
+  }
+
+  /// The object \p E names, if the walk knows it: `this`, a local object
+  /// or class-typed parameter, or a temporary just constructed. Evaluates
+  /// nothing.
+  ObjectRef knownObject(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (true) {
+      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = M->getSubExpr()->IgnoreParenImpCasts();
+      else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+        E = B->getSubExpr()->IgnoreParenImpCasts();
+      else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+        E = F->getSubExpr()->IgnoreParenImpCasts();
+      else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+        E = W->getSubExpr()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    if (isa<CXXThisExpr>(E))
+      return ThisStack.empty() ? nullptr : ThisStack.back().Obj;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        auto It = Objects.find(V);
+        return It == Objects.end() ? nullptr : It->second;
+      }
+      return nullptr;
+    }
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+      // An implicit copy holds what the original holds.
+      if (CC->getConstructor() &&
+          CC->getConstructor()->isCopyOrMoveConstructor() &&
+          !CC->getConstructor()->isUserProvided() && CC->getNumArgs() == 1)
+        return knownObject(CC->getArg(0));
+      auto It = Constructed.find(CC);
+      return It == Constructed.end() ? nullptr : It->second;
+    }
+    return nullptr;
+  }
+
+  /// Binds the objects a call passes to class-typed parameters (by value
+  /// or by reference), so that the callee's member calls on them see their
+  /// fields; a parameter given an unknown object forgets an earlier one.
+  void bindParamObjects(const FunctionDecl *Def,
+                        const std::vector<ObjectRef> &ArgObjects) {
+    for (unsigned I = 0; I < ArgObjects.size() && I < Def->getNumParams(); ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I);
+      if (!isRecordOrRef(P->getType()))
+        continue;
+      if (ArgObjects[I])
+        Objects[P] = ArgObjects[I];
+      else
+        Objects.erase(P);
+    }
+  }
+
+  /// The kept value of the field \p ME names, when the walk knows the
+  /// object (`this->rows` in a member function, `t.rows` of a local).
+  const Value *fieldValue(const MemberExpr *ME) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return nullptr;
+    ObjectRef Obj = memberObject(ME);
+    if (!Obj || !keptField(FD))
+      return nullptr;
+    auto It = Obj->Fields.find(FD);
+    return It == Obj->Fields.end() ? nullptr : &It->second;
+  }
+
+  /// The object whose member \p ME names, when the walk knows it (it
+  /// followed its constructor): `this->f` in a member function, `t.f` of a
+  /// local.
+  ObjectRef memberObject(const MemberExpr *ME) {
+    if (ThisStack.empty() && Objects.empty())
+      return nullptr;
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (ME->isArrow() ? isa<CXXThisExpr>(Base) : isa<DeclRefExpr>(Base))
+      return knownObject(Base);
+    return nullptr;
   }
 
   /// A struct or vector read through an lvalue: recorded when it is in
@@ -1334,6 +1713,21 @@ private:
   /// when every thread reads the same address.
   Value evalLoad(const Expr *Whole, const Expr *LV) {
     const Expr *Inner = LV->IgnoreParens();
+    // A kept member of a known object holds what its constructor gave it;
+    // another member of one is the thread's own state, which the walk does
+    // not follow: not known, but not data either.
+    if (const auto *ME = dyn_cast<MemberExpr>(Inner);
+        ME && !ME->getMemberDecl()->getType()->isReferenceType()) {
+      if (const Value *F = fieldValue(ME))
+        return *F;
+      if (memberObject(ME) && isa<FieldDecl>(ME->getMemberDecl())) {
+        Value Out = evalInt(unknown("a member that may change after the "
+                                    "constructor"));
+        if (const VarDecl *R = recordRoot(Inner))
+          Out.From = RecordFrom[R];
+        return Out;
+      }
+    }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Inner)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       if (V && !isSharedVar(V) && !V->getType()->isReferenceType())
@@ -2042,20 +2436,34 @@ private:
 
   Value inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
     // Arguments are evaluated in the caller.
-    std::vector<Value> Args;
     unsigned Offset = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
-    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
-      const Expr *A = Call->getArg(I);
-      const ParmVarDecl *P =
-          I - Offset < Def->getNumParams() ? Def->getParamDecl(I - Offset)
-                                           : nullptr;
-      if (P && P->getType()->isReferenceType())
-        Args.push_back(Value::pointer(evalAddress(A)));
-      else
-        Args.push_back(eval(A));
+    std::vector<ObjectRef> ArgObjects;
+    std::vector<Value> Args = callArguments(
+        llvm::ArrayRef(Call->getArgs() + Offset, Call->getNumArgs() - Offset),
+        Def, ArgObjects);
+    // The object a member function runs on: where it is, and what its
+    // kept fields hold.
+    bool Method = false;
+    ThisFrame This;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      const auto *ME =
+          dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts());
+      if (ME && ME->isArrow()) {
+        Value P = eval(Obj);
+        if (P.IsPointer)
+          This.Ptr = std::move(*P.Ptr);
+      } else {
+        This.Ptr = evalAddress(Obj);
+      }
+      Method = true;
+      This.Obj = knownObject(Obj);
+    } else if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+               MD && MD->isInstance() && Offset == 1) {
+      Method = true;
+      This.Ptr = evalAddress(Call->getArg(0));
+      This.Obj = knownObject(Call->getArg(0));
     }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      eval(MC->getImplicitObjectArgument());
     // The groups group parameters receive, found in the caller.
     std::vector<std::pair<const ParmVarDecl *, std::optional<unsigned>>> Groups;
     for (unsigned I = Offset; I < Call->getNumArgs(); ++I)
@@ -2073,13 +2481,18 @@ private:
       Vars[Def->getParamDecl(I)] = Args[I];
     for (const auto &[P, Group] : Groups)
       holdGroup(P, Group);
+    bindParamObjects(Def, ArgObjects);
     Inlining.push_back(Def);
     CallStack.push_back(Call);
+    if (Method)
+      ThisStack.push_back(std::move(This));
     Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
     std::vector<char> EntryActive = Active;
     walkStmt(Def->getBody());
     FrameState F = std::move(Frames.back());
     Frames.pop_back();
+    if (Method)
+      ThisStack.pop_back();
     CallStack.pop_back();
     Inlining.pop_back();
     // Threads that returned rejoin the caller.
@@ -2246,11 +2659,25 @@ private:
         if (V->getType()->isRecordType())
           RecordFrom[V] = I.From;
       }
+      if (V->getType()->isRecordType()) {
+        // `Tile t(s);` (or a copy of a known object): its kept fields.
+        ObjectRef Obj = V->getInit() ? knownObject(V->getInit()) : nullptr;
+        if (Obj)
+          Objects[V] = std::move(Obj);
+        else
+          Objects.erase(V);
+      }
       return;
     }
     if (const Expr *Init = V->getInit()) {
       if (V->getType()->isReferenceType()) {
         Vars[V] = Value::pointer(evalAddress(Init));
+        if (isRecordOrRef(V->getType())) {
+          if (ObjectRef Obj = knownObject(Init))
+            Objects[V] = std::move(Obj);
+          else
+            Objects.erase(V);
+        }
         return;
       }
       Value Val = eval(Init);
@@ -2264,7 +2691,11 @@ private:
 
   void walkReturn(const ReturnStmt *R) {
     if (const Expr *E = R->getRetValue()) {
-      Value V = eval(E);
+      // A function returning a reference returns where its operand is.
+      Value V = !Inlining.empty() &&
+                        Inlining.back()->getReturnType()->isReferenceType()
+                    ? Value::pointer(evalAddress(E))
+                    : eval(E);
       if (!Frames.empty()) {
         FrameState &F = Frames.back();
         if (!F.RetVal)
