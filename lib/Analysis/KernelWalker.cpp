@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExprUtil.h"
 #include "KernelTrace.h"
 
 #include "clang/AST/Attr.h"
@@ -1532,19 +1533,7 @@ private:
   /// or class-typed parameter, or a temporary just constructed. Evaluates
   /// nothing.
   ObjectRef knownObject(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    while (true) {
-      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-        E = M->getSubExpr()->IgnoreParenImpCasts();
-      else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-        E = B->getSubExpr()->IgnoreParenImpCasts();
-      else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-        E = F->getSubExpr()->IgnoreParenImpCasts();
-      else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
-        E = W->getSubExpr()->IgnoreParenImpCasts();
-      else
-        break;
-    }
+    E = skipTemporaries(E);
     if (isa<CXXThisExpr>(E))
       return ThisStack.empty() ? nullptr : ThisStack.back().Obj;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {

@@ -2,6 +2,8 @@
 
 #include "LaunchGeometry.h"
 
+#include "ExprUtil.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -31,19 +33,7 @@ static std::optional<int64_t> constInt(const Expr *E, ASTContext &Ctx) {
 std::optional<Dim3> evaluateDim3(const Expr *E, ASTContext &Ctx) {
   if (!E)
     return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  while (true) {
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr()->IgnoreParenImpCasts();
-    else
-      break;
-  }
+  E = skipTemporaries(E);
   if (E->getType()->isIntegralOrEnumerationType()) {
     auto V = constInt(E, Ctx);
     if (!V || *V <= 0)
