@@ -1439,8 +1439,12 @@ private:
   /// arguments as for an unknown call.
   bool construct(const CXXConstructExpr *CC) {
     const CXXConstructorDecl *CD = followedConstructor(CC);
-    if (!CD)
+    if (!CD) {
+      // Not followed here (too deep, say): an object this call made
+      // elsewhere in the walk is not the one it makes now.
+      Constructed.erase(CC);
       return false;
+    }
     auto Obj = std::make_shared<ObjectState>();
     runConstructor(Obj, CC, CD);
     Constructed[CC] = std::move(Obj);
