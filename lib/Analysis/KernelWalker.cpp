@@ -267,8 +267,10 @@ private:
   /// is not kept, so a stale value is never read.
   struct ObjectState {
     llvm::DenseMap<const FieldDecl *, Value> Fields;
+    /// Assigned as a whole since (`t = Tile(other)`): not known any more.
+    bool Replaced = false;
   };
-  using ObjectRef = std::shared_ptr<const ObjectState>;
+  using ObjectRef = std::shared_ptr<ObjectState>;
   /// Local objects and class-typed parameters, by variable.
   llvm::DenseMap<const VarDecl *, ObjectRef> Objects;
   /// Objects made by a constructor call, by the call (the latest walk of
@@ -1228,6 +1230,16 @@ private:
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
               V && groupClass(V->getType()))
             GroupHeld.erase(V);
+      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+          isRecordOrRef(OC->getArg(0)->getType())) {
+        std::optional<Value> V = evalRecordAssign(OC);
+        if (!V)
+          V = evalCall(OC);
+        // The object assigned to holds other values now, also where it is
+        // known by another name (a reference, a copy sharing its state).
+        forgetObject(OC->getArg(0));
+        return *V;
+      }
       if (auto V = evalRecordAssign(OC))
         return *V;
     }
@@ -1400,6 +1412,12 @@ private:
             if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
               Inner = FT->getTemplatedDecl();
             if (const auto *M = dyn_cast<FunctionDecl>(Inner)) {
+              // A copy or move assignment the compiler writes replaces the
+              // whole object; the walk follows that where it happens
+              // (ObjectState::Replaced), so it does not make every field
+              // of the class changeable.
+              if (M->isImplicit() || M->isDefaulted())
+                continue;
               if (Stmt *Body = M->getBody())
                 F.TraverseStmt(Body);
             } else if (const auto *Nested = dyn_cast<CXXRecordDecl>(Inner)) {
@@ -1455,8 +1473,7 @@ private:
   /// base and member initialisers, which give \p Obj its kept fields (see
   /// ObjectState). The initialisers record nothing: the object's memory is
   /// the thread's own, and a constructor is not a call site of the trace.
-  void runConstructor(const std::shared_ptr<ObjectState> &Obj,
-                      const CXXConstructExpr *CC,
+  void runConstructor(const ObjectRef &Obj, const CXXConstructExpr *CC,
                       const CXXConstructorDecl *CD) {
     std::vector<ObjectRef> ArgObjects;
     std::vector<Value> Args = callArguments(
@@ -1537,7 +1554,16 @@ private:
   /// or class-typed parameter, or a temporary just constructed. Evaluates
   /// nothing.
   ObjectRef knownObject(const Expr *E) {
-    E = skipTemporaries(E);
+    ObjectRef Obj = namedObject(skipTemporaries(E));
+    return Obj && !Obj->Replaced ? Obj : nullptr;
+  }
+  /// For knownObject(): the object \p E, with temporaries looked through,
+  /// names.
+  ObjectRef namedObject(const Expr *E) {
+    // `this` and `*this` (assigned as a whole by a method).
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
     if (isa<CXXThisExpr>(E))
       return ThisStack.empty() ? nullptr : ThisStack.back().Obj;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -1557,6 +1583,14 @@ private:
       return It == Constructed.end() ? nullptr : It->second;
     }
     return nullptr;
+  }
+
+  /// Code the walk does not see may change the object \p E names: what it
+  /// knew of it no longer holds.
+  void forgetObject(const Expr *E) {
+    if (isRecordOrRef(E->getType()))
+      if (ObjectRef Obj = knownObject(E))
+        Obj->Replaced = true;
   }
 
   /// Binds the objects a call passes to class-typed parameters (by value
@@ -2404,11 +2438,27 @@ private:
 
     // Unknown callee: evaluate the arguments for their accesses; a pointer
     // into shared memory handed to it is left alone (no claim).
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
       eval(MC->getImplicitObjectArgument());
+      // It may change the object it runs on.
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (!MD || !MD->isConst())
+        forgetObject(MC->getImplicitObjectArgument());
+    }
     bool AllUniform = true;
     Origins From; // A function of loaded data (fmaxf(x, 0.f)) carries it.
-    for (const Expr *A : Call->arguments()) {
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const Expr *A = Call->getArg(I);
+      // An object it may change: passed by non-const reference, or by
+      // address.
+      QualType PT = FD && I < FD->getNumParams() ? FD->getParamDecl(I)->getType()
+                                                 : QualType();
+      if (PT.isNull() ||
+          (PT->isReferenceType() && !PT->getPointeeType().isConstQualified()))
+        forgetObject(A);
+      if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+          UO && UO->getOpcode() == UO_AddrOf)
+        forgetObject(UO->getSubExpr());
       Value V = eval(A);
       if (V.IsPointer || !V.Int.isUniform())
         AllUniform = false;

@@ -213,3 +213,65 @@ __global__ void aliasedStorage(const float *in) {
   UsesGrid(gs).put(in[threadIdx.x]);
   UsesGrid(gs).putRow(in[threadIdx.x]);
 }
+
+// An object assigned as a whole holds other values: here the reassigned
+// stride is 33 and the access conflict-free, so the 32 its constructor
+// gave must not be used (it would be a false 32-way finding). Its copy
+// shares the fate; the object it was copied from is forgotten too, which
+// costs a claim but never gives a wrong one. (A class of its own, as a
+// finding is reported once per source line.)
+class Stale {
+  float *base_;
+  int ld_;
+
+public:
+  __device__ Stale(float *b, int ld) : base_(b), ld_(ld) {}
+  __device__ float at(int c) const { return base_[threadIdx.x * ld_ + c]; }
+};
+
+// shmem-lint: block=32
+__global__ void reassignedObject(float *out) {
+  __shared__ float buf[32 * 33];
+  buf[threadIdx.x] = 0.0f;
+  __syncthreads();
+  Stale r(buf, 32);
+  Stale copy = r;
+  copy = Stale(buf, 33);
+  out[threadIdx.x] = copy.at(0);
+}
+
+// Code the walk does not see may change an object handed to it by
+// non-const reference: what the constructor gave is forgotten, so the
+// stale stride 32 gives no finding.
+__device__ void reset(Stale &r);
+
+// shmem-lint: block=32
+__global__ void objectHandedAway(float *out) {
+  __shared__ float buf[32 * 33];
+  buf[threadIdx.x] = 0.0f;
+  __syncthreads();
+  Stale r(buf, 32);
+  reset(r);
+  out[threadIdx.x] = r.at(1);
+}
+
+// A method that assigns `*this` as a whole replaces the object too.
+class Rebindable {
+  float *base_;
+  int ld_;
+
+public:
+  __device__ Rebindable(float *b, int ld) : base_(b), ld_(ld) {}
+  __device__ void rebind(float *b, int ld) { *this = Rebindable(b, ld); }
+  __device__ float at(int c) const { return base_[threadIdx.x * ld_ + c]; }
+};
+
+// shmem-lint: block=32
+__global__ void reboundObject(float *out) {
+  __shared__ float buf[32 * 33];
+  buf[threadIdx.x] = 0.0f;
+  __syncthreads();
+  Rebindable r(buf, 32);
+  r.rebind(buf, 33);
+  out[threadIdx.x] = r.at(0);
+}
