@@ -1222,16 +1222,15 @@ private:
       return eval(PO->getResultExpr());
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-      // A group variable assigned, perhaps in some threads only: what it
-      // holds is no longer known.
-      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+          isRecordOrRef(OC->getArg(0)->getType())) {
+        // A group variable assigned, perhaps in some threads only: what it
+        // holds is no longer known.
         if (const auto *DRE =
                 dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
               V && groupClass(V->getType()))
             GroupHeld.erase(V);
-      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
-          isRecordOrRef(OC->getArg(0)->getType())) {
         std::optional<Value> V = evalRecordAssign(OC);
         if (!V)
           V = evalCall(OC);
@@ -1240,8 +1239,6 @@ private:
         forgetObject(OC->getArg(0));
         return *V;
       }
-      if (auto V = evalRecordAssign(OC))
-        return *V;
     }
     if (const auto *CE = dyn_cast<CallExpr>(E))
       return evalCall(CE);
