@@ -1373,15 +1373,9 @@ private:
       // A member bound to a non-const reference (passed to `int &`).
       bool boundToReference(const FunctionDecl *F, unsigned NumArgs,
                             const Expr *const *Args) {
-        for (unsigned I = 0; I < NumArgs; ++I) {
-          QualType PT = F && I < F->getNumParams()
-                            ? F->getParamDecl(I)->getType()
-                            : QualType();
-          if ((PT.isNull() || (PT->isReferenceType() &&
-                               !PT->getPointeeType().isConstQualified())) &&
-              names(Args[I]))
+        for (unsigned I = 0; I < NumArgs; ++I)
+          if (mayWriteArgument(F, I) && names(Args[I]))
             return true;
-        }
         return false;
       }
       bool VisitCallExpr(CallExpr *C) {
@@ -1434,6 +1428,13 @@ private:
   }
   llvm::DenseMap<const FieldDecl *, bool> KeptFields;
 
+  /// Whether the walk may enter \p Def: within the inlining depth, and not
+  /// a function it is walking already (recursion).
+  bool mayEnter(const FunctionDecl *Def) const {
+    return Inlining.size() < Opts.InlineDepth &&
+           std::find(Inlining.begin(), Inlining.end(), Def) == Inlining.end();
+  }
+
   /// The constructor \p CC calls, when the walk follows it: a user
   /// constructor, not a copy or move, with a body outside system headers,
   /// not already being walked.
@@ -1442,8 +1443,7 @@ private:
     const FunctionDecl *Def = nullptr;
     if (!Ctor || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Def) ||
         !Def || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
-        Inlining.size() >= Opts.InlineDepth ||
-        std::find(Inlining.begin(), Inlining.end(), Def) != Inlining.end())
+        !mayEnter(Def))
       return nullptr;
     return cast<CXXConstructorDecl>(Def);
   }
@@ -1478,11 +1478,7 @@ private:
     bool SavedRec = Recording;
     unsigned SavedSeq = Seq;
     Recording = false;
-    Env Saved = std::move(Vars);
-    Vars.clear();
-    for (unsigned I = 0; I < Args.size() && I < CD->getNumParams(); ++I)
-      Vars[CD->getParamDecl(I)] = std::move(Args[I]);
-    bindParamObjects(CD, ArgObjects);
+    Env Saved = enterCallee(CD, std::move(Args), ArgObjects);
     Inlining.push_back(CD);
     ThisStack.push_back({Obj, std::nullopt});
     for (const CXXCtorInitializer *I : CD->inits()) {
@@ -1543,6 +1539,16 @@ private:
     return Out;
   }
 
+  /// Whether a call to \p F may write to the lvalue passed as argument
+  /// \p I: it binds a non-const reference, or its parameter is not known
+  /// (no prototype, a variadic argument).
+  static bool mayWriteArgument(const FunctionDecl *F, unsigned I) {
+    if (!F || I >= F->getNumParams())
+      return true;
+    QualType PT = F->getParamDecl(I)->getType();
+    return PT->isReferenceType() && !PT->getPointeeType().isConstQualified();
+  }
+
   static bool isRecordOrRef(QualType T) {
     return T.getNonReferenceType()->isRecordType();
   }
@@ -1588,6 +1594,19 @@ private:
     if (isRecordOrRef(E->getType()))
       if (ObjectRef Obj = knownObject(E))
         Obj->Replaced = true;
+  }
+
+  /// Starts the walk of a callee's body or initialisers: its parameters
+  /// hold \p Args, and its class-typed ones the objects \p ArgObjects.
+  /// Returns the caller's variables, to restore when the callee is done.
+  Env enterCallee(const FunctionDecl *Def, std::vector<Value> Args,
+                  const std::vector<ObjectRef> &ArgObjects) {
+    Env Caller = std::move(Vars);
+    Vars.clear();
+    for (unsigned I = 0; I < Args.size() && I < Def->getNumParams(); ++I)
+      Vars[Def->getParamDecl(I)] = std::move(Args[I]);
+    bindParamObjects(Def, ArgObjects);
+    return Caller;
   }
 
   /// Binds the objects a call passes to class-typed parameters (by value
@@ -2448,10 +2467,7 @@ private:
       const Expr *A = Call->getArg(I);
       // An object it may change: passed by non-const reference, or by
       // address.
-      QualType PT = FD && I < FD->getNumParams() ? FD->getParamDecl(I)->getType()
-                                                 : QualType();
-      if (PT.isNull() ||
-          (PT->isReferenceType() && !PT->getPointeeType().isConstQualified()))
+      if (mayWriteArgument(FD, I))
         forgetObject(A);
       if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
           UO && UO->getOpcode() == UO_AddrOf)
@@ -2511,17 +2527,12 @@ private:
         if (const ParmVarDecl *P = Def->getParamDecl(I - Offset);
             groupClass(P->getType()))
           Groups.push_back({P, groupOf(Call->getArg(I))});
-    if (Inlining.size() >= Opts.InlineDepth ||
-        std::find(Inlining.begin(), Inlining.end(), Def) != Inlining.end())
+    if (!mayEnter(Def))
       return evalInt(unknown("call too deep to follow"));
 
-    Env Saved = std::move(Vars);
-    Vars.clear();
-    for (unsigned I = 0; I < Args.size() && I < Def->getNumParams(); ++I)
-      Vars[Def->getParamDecl(I)] = Args[I];
+    Env Saved = enterCallee(Def, std::move(Args), ArgObjects);
     for (const auto &[P, Group] : Groups)
       holdGroup(P, Group);
-    bindParamObjects(Def, ArgObjects);
     Inlining.push_back(Def);
     CallStack.push_back(Call);
     if (Method)
