@@ -1628,11 +1628,12 @@ private:
   /// The kept value of the field \p ME names, when the walk knows the
   /// object (`this->rows` in a member function, `t.rows` of a local).
   const Value *fieldValue(const MemberExpr *ME) {
+    return keptValue(memberObject(ME), ME);
+  }
+  /// The same, for the object memberObject() found.
+  const Value *keptValue(const ObjectRef &Obj, const MemberExpr *ME) {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD)
-      return nullptr;
-    ObjectRef Obj = memberObject(ME);
-    if (!Obj || !keptField(FD))
+    if (!Obj || !FD || !keptField(FD))
       return nullptr;
     auto It = Obj->Fields.find(FD);
     return It == Obj->Fields.end() ? nullptr : &It->second;
@@ -1761,9 +1762,10 @@ private:
     // not follow: not known, but not data either.
     if (const auto *ME = dyn_cast<MemberExpr>(Inner);
         ME && !ME->getMemberDecl()->getType()->isReferenceType()) {
-      if (const Value *F = fieldValue(ME))
+      ObjectRef Obj = memberObject(ME);
+      if (const Value *F = keptValue(Obj, ME))
         return *F;
-      if (memberObject(ME) && isa<FieldDecl>(ME->getMemberDecl())) {
+      if (Obj && isa<FieldDecl>(ME->getMemberDecl())) {
         Value Out = evalInt(unknown("a member that may change after the "
                                     "constructor"));
         if (const VarDecl *R = recordRoot(Inner))
