@@ -110,100 +110,6 @@ struct Tag {
   }
 };
 
-/// One function's CFG, with the facts the graph needs.
-struct FunctionCFG {
-  std::unique_ptr<CFG> Cfg;
-  std::unique_ptr<ParentMap> PM;
-  llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> Elem;
-  std::vector<const CFGBlock *> Blocks; // By block ID.
-  struct Loop {
-    const Stmt *L = nullptr;
-    llvm::BitVector Body;
-    llvm::SmallVector<unsigned, 2> BackSources, Headers;
-  };
-  std::vector<Loop> Loops;
-
-  /// The CFG element that evaluates \p S, or the closest enclosing one
-  /// (an lvalue inside a larger expression that the CFG keeps whole).
-  std::optional<std::pair<unsigned, unsigned>> find(const Stmt *S) const {
-    for (unsigned Depth = 0; S && Depth < 64; ++Depth) {
-      auto It = Elem.find(S);
-      if (It != Elem.end())
-        return It->second;
-      S = PM->getParent(S);
-    }
-    return std::nullopt;
-  }
-};
-
-std::unique_ptr<FunctionCFG> buildFunctionCFG(ASTContext &Ctx,
-                                              const FunctionDecl *F) {
-  auto FC = std::make_unique<FunctionCFG>();
-  Stmt *Body = F->getBody();
-  if (!Body)
-    return nullptr;
-  CFG::BuildOptions BO;
-  // Every expression gets its own element, so each access and barrier the
-  // walker saw has a position.
-  BO.setAllAlwaysAdd();
-  BO.AddImplicitDtors = false;
-  BO.AddTemporaryDtors = false;
-  FC->Cfg = CFG::buildCFG(F, Body, &Ctx, BO);
-  if (!FC->Cfg)
-    return nullptr;
-  FC->PM = std::make_unique<ParentMap>(Body);
-  unsigned NB = FC->Cfg->getNumBlockIDs();
-  FC->Blocks.assign(NB, nullptr);
-  for (const CFGBlock *B : *FC->Cfg) {
-    FC->Blocks[B->getBlockID()] = B;
-    for (unsigned I = 0; I < B->size(); ++I)
-      if (auto CS = (*B)[I].getAs<CFGStmt>())
-        FC->Elem.try_emplace(CS->getStmt(), B->getBlockID(), I);
-  }
-
-  // Loops: the CFG marks the block that jumps back to a loop's start with
-  // the loop statement. The loop's body is the natural loop of that back
-  // edge: its target plus every block that reaches the jump without passing
-  // through the target.
-  std::map<const Stmt *, unsigned> LoopIdx;
-  for (const CFGBlock *B : *FC->Cfg) {
-    const Stmt *L = B->getLoopTarget();
-    if (!L)
-      continue;
-    auto [It, New] = LoopIdx.try_emplace(L, FC->Loops.size());
-    if (New) {
-      FC->Loops.emplace_back();
-      FC->Loops.back().L = L;
-      FC->Loops.back().Body.resize(NB);
-    }
-    FunctionCFG::Loop &Lp = FC->Loops[It->second];
-    Lp.BackSources.push_back(B->getBlockID());
-    for (const CFGBlock *H : B->succs())
-      if (H)
-        Lp.Headers.push_back(H->getBlockID());
-  }
-  for (FunctionCFG::Loop &Lp : FC->Loops) {
-    std::vector<unsigned> Work;
-    for (unsigned H : Lp.Headers)
-      Lp.Body.set(H);
-    for (unsigned S : Lp.BackSources)
-      if (!Lp.Body.test(S)) {
-        Lp.Body.set(S);
-        Work.push_back(S);
-      }
-    while (!Work.empty()) {
-      const CFGBlock *B = FC->Blocks[Work.back()];
-      Work.pop_back();
-      for (const CFGBlock *P : B->preds())
-        if (P && !Lp.Body.test(P->getBlockID())) {
-          Lp.Body.set(P->getBlockID());
-          Work.push_back(P->getBlockID());
-        }
-    }
-  }
-  return FC;
-}
-
 /// The definition the walker inlines for a call.
 const FunctionDecl *calleeDefinition(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
@@ -235,7 +141,7 @@ struct BarrierIntervals::Graph {
   struct Context {
     std::vector<const CallExpr *> Stack;
     const FunctionDecl *F = nullptr;
-    FunctionCFG *FC = nullptr;
+    const KernelCFG *FC = nullptr;
     int Parent = -1;
     std::map<const CallExpr *, unsigned> Children;
     /// Per CFG block: its nodes in order.
@@ -245,7 +151,6 @@ struct BarrierIntervals::Graph {
   };
   std::vector<Context> Contexts;
   std::map<std::vector<const CallExpr *>, unsigned> ContextOf;
-  std::map<const FunctionDecl *, std::unique_ptr<FunctionCFG>> CFGs;
 
   unsigned addNode(Node::Kind K) {
     Nodes.emplace_back();
@@ -324,8 +229,13 @@ struct BarrierIntervals::Flow {
 
 BarrierIntervals::~BarrierIntervals() = default;
 
-BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
+BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
+                                   ProgramCFGs *SharedGraphs)
     : T(Tr), G(std::make_unique<Graph>()) {
+  // The graph keeps pointers into the CFGs: those built here live as long.
+  if (!SharedGraphs)
+    OwnGraphs = std::make_unique<ProgramCFGs>(Ctx);
+  ProgramCFGs &Graphs = SharedGraphs ? *SharedGraphs : *OwnGraphs;
   using Stack = std::vector<const CallExpr *>;
 
   // Sites and barrier sites.
@@ -370,9 +280,7 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
       if (Parent < 0 || !F)
         return -1;
     }
-    auto &FC = G->CFGs[F];
-    if (!FC)
-      FC = buildFunctionCFG(Ctx, F);
+    const KernelCFG *FC = Graphs.get(F);
     if (!FC)
       return -1;
     unsigned Id = G->Contexts.size();
@@ -380,12 +288,12 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
     Graph::Context &C = G->Contexts.back();
     C.Stack = S;
     C.F = F;
-    C.FC = FC.get();
+    C.FC = FC;
     C.Parent = Parent;
     G->ContextOf[S] = Id;
     if (Parent >= 0)
       G->Contexts[Parent].Children[S.back()] = Id;
-    for (const FunctionCFG::Loop &L : C.FC->Loops) {
+    for (const KernelCFG::Loop &L : C.FC->loops()) {
       G->Contexts[Id].LoopIndex.push_back(Loops.size());
       Loops.push_back(LoopData{LoopInfo{L.L, Id}});
     }
@@ -417,15 +325,20 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
       Valid = false;
       continue;
     }
-    const FunctionCFG &FC = *G->Contexts[BarrierCtx[S]].FC;
+    const KernelCFG &FC = *G->Contexts[BarrierCtx[S]].FC;
     std::optional<std::pair<unsigned, unsigned>> At;
     if (B.E) {
-      At = FC.find(B.E);
+      At = FC.enclosingElement(B.E);
     } else {
-      for (const auto &KV : FC.Elem)
-        if (const auto *Asm = dyn_cast<AsmStmt>(KV.first))
-          if (Asm->getAsmLoc() == B.Loc)
-            At = KV.second;
+      // An asm barrier is known by its location only.
+      for (unsigned ID = 0; ID < FC.numBlocks(); ++ID)
+        if (const CFGBlock *Blk = FC.block(ID))
+          for (unsigned I = 0; I < Blk->size(); ++I)
+            if (auto CS = (*Blk)[I].getAs<CFGStmt>())
+              if (const auto *Asm = dyn_cast<AsmStmt>(CS->getStmt()))
+                if (Asm->getAsmLoc() == B.Loc && FC.element(Asm) ==
+                                                     std::make_pair(ID, I))
+                  At = std::make_pair(ID, I);
     }
     if (!At) {
       Valid = false;
@@ -435,8 +348,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
   }
   for (unsigned C = 1; C < G->Contexts.size(); ++C) {
     const Graph::Context &Cc = G->Contexts[C];
-    const FunctionCFG &PFC = *G->Contexts[Cc.Parent].FC;
-    auto At = PFC.find(Cc.Stack.back());
+    const KernelCFG &PFC = *G->Contexts[Cc.Parent].FC;
+    auto At = PFC.enclosingElement(Cc.Stack.back());
     if (!At) {
       // The call is not in its caller's CFG (a default argument, say):
       // nothing inside can be reached. Accesses in it are then never
@@ -455,8 +368,9 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
   // Nodes: each block becomes segment (cut segment)* .
   for (unsigned C = 0; C < G->Contexts.size(); ++C) {
     Graph::Context &Cx = G->Contexts[C];
-    Cx.Chain.resize(Cx.FC->Blocks.size());
-    for (const CFGBlock *B : Cx.FC->Blocks) {
+    Cx.Chain.resize(Cx.FC->numBlocks());
+    for (unsigned ID = 0; ID < Cx.FC->numBlocks(); ++ID) {
+      const CFGBlock *B = Cx.FC->block(ID);
       if (!B)
         continue;
       std::vector<Cut> &Cs = Cuts[C][B->getBlockID()];
@@ -479,7 +393,7 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
     if (SiteCtx[S] < 0)
       continue;
     Graph::Context &Cx = G->Contexts[SiteCtx[S]];
-    auto At = Cx.FC->find(T.Accesses[Sites[S].Instances[0]].E);
+    auto At = Cx.FC->enclosingElement(T.Accesses[Sites[S].Instances[0]].E);
     if (!At)
       continue;
     const std::vector<Cut> &Cs = Cuts[SiteCtx[S]][At->first];
@@ -503,8 +417,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
       for (int C = SiteCtx[S]; C >= 0 && Found < 0;
            C = G->Contexts[C].Parent) {
         const Graph::Context &Cx = G->Contexts[C];
-        for (unsigned I = 0; I < Cx.FC->Loops.size(); ++I)
-          if (Cx.FC->Loops[I].L == L)
+        for (unsigned I = 0; I < Cx.FC->loops().size(); ++I)
+          if (Cx.FC->loops()[I].L == L)
             Found = int(Cx.LoopIndex[I]);
       }
       Sites[S].Loops.push_back(Found);
@@ -521,7 +435,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
   };
   for (unsigned C = 0; C < G->Contexts.size(); ++C) {
     Graph::Context &Cx = G->Contexts[C];
-    for (const CFGBlock *B : Cx.FC->Blocks) {
+    for (unsigned ID = 0; ID < Cx.FC->numBlocks(); ++ID) {
+      const CFGBlock *B = Cx.FC->block(ID);
       if (!B)
         continue;
       std::vector<unsigned> &Chain = Cx.Chain[B->getBlockID()];
@@ -543,8 +458,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
           continue;
         Graph::Edge E;
         E.To = Cx.Chain[S->getBlockID()].front();
-        for (unsigned L = 0; L < Cx.FC->Loops.size(); ++L) {
-          const FunctionCFG::Loop &Lp = Cx.FC->Loops[L];
+        for (unsigned L = 0; L < Cx.FC->loops().size(); ++L) {
+          const KernelCFG::Loop &Lp = Cx.FC->loops()[L];
           bool InP = Lp.Body.test(B->getBlockID());
           bool InS = Lp.Body.test(S->getBlockID());
           bool Back = llvm::is_contained(Lp.BackSources, B->getBlockID()) &&
@@ -572,7 +487,7 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
     const Graph::Context &Cc = G->Contexts[C];
     const Graph::Context &Px = G->Contexts[Cc.Parent];
     const std::vector<Cut> *Cs = nullptr;
-    auto At = Px.FC->find(Cc.Stack.back());
+    auto At = Px.FC->enclosingElement(Cc.Stack.back());
     if (!At)
       continue;
     Cs = &Cuts[Cc.Parent][At->first];
@@ -584,8 +499,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr)
       continue;
     const std::vector<unsigned> &Chain = Px.Chain[At->first];
     unsigned CallNode = Chain[2 * Pos + 1], After = Chain[2 * Pos + 2];
-    unsigned Entry = Cc.Chain[Cc.FC->Cfg->getEntry().getBlockID()].front();
-    unsigned Exit = Cc.Chain[Cc.FC->Cfg->getExit().getBlockID()].back();
+    unsigned Entry = Cc.Chain[Cc.FC->cfg().getEntry().getBlockID()].front();
+    unsigned Exit = Cc.Chain[Cc.FC->cfg().getExit().getBlockID()].back();
     G->Nodes[CallNode].Succs.push_back(Graph::Edge{Entry, {}, -1});
     G->Nodes[Exit].Succs.push_back(Graph::Edge{After, {}, -1});
   }

@@ -41,6 +41,7 @@
 #define SHMEM_LINT_ANALYSIS_BARRIERINTERVALS_H
 
 #include "KernelTrace.h"
+#include "Program/KernelCFG.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/SparseBitVector.h"
@@ -87,7 +88,10 @@ struct Concurrency {
 
 class BarrierIntervals {
 public:
-  BarrierIntervals(clang::ASTContext &Ctx, const KernelTrace &T);
+  /// \p Graphs, when given, supplies the functions' CFGs (shared with the
+  /// other analyses of the translation unit); else they are built here.
+  BarrierIntervals(clang::ASTContext &Ctx, const KernelTrace &T,
+                   ProgramCFGs *Graphs = nullptr);
   ~BarrierIntervals();
 
   /// False when some barrier of the trace could not be placed in the CFG:
@@ -161,6 +165,7 @@ private:
   };
 
   const KernelTrace &T;
+  std::unique_ptr<ProgramCFGs> OwnGraphs;
   bool Valid = true;
   std::vector<SiteInfo> Sites;
   std::vector<unsigned> SiteOfAccess;

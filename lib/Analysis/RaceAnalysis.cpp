@@ -142,8 +142,8 @@ struct Witness {
 class RaceFinder {
 public:
   RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
-             RaceHandler &H, RaceSearch &Search)
-      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), BI(Ctx, T),
+             RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs)
+      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), BI(Ctx, T, Graphs),
         G(T.Geometry), N(G.threads()), WS(G.warpSize()) {}
 
   void run();
@@ -1143,9 +1143,9 @@ void RaceFinder::run() {
 
 void findRaces(ASTContext &Ctx, const KernelTrace &T,
                const AnalysisOptions &Opts, RaceHandler &Handler,
-               RaceSearch *Search) {
+               RaceSearch *Search, ProgramCFGs *Graphs) {
   RaceSearch Default;
-  RaceFinder(Ctx, T, Opts, Handler, Search ? *Search : Default).run();
+  RaceFinder(Ctx, T, Opts, Handler, Search ? *Search : Default, Graphs).run();
 }
 
 } // namespace shmem

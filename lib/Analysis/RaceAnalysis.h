@@ -31,6 +31,7 @@
 #define SHMEM_LINT_ANALYSIS_RACEANALYSIS_H
 
 #include "KernelTrace.h"
+#include "Program/KernelCFG.h"
 
 #include <map>
 #include <string>
@@ -86,10 +87,11 @@ struct RaceSearch {
 };
 
 /// Find the races of one kernel trace (one block shape). \p Ctx and
-/// \p Opts are needed to re-walk the kernel with loop iterations pinned.
+/// \p Opts are needed to re-walk the kernel with loop iterations pinned;
+/// \p Graphs, when given, supplies the functions' CFGs.
 void findRaces(clang::ASTContext &Ctx, const KernelTrace &T,
                const AnalysisOptions &Opts, RaceHandler &Handler,
-               RaceSearch *Search = nullptr);
+               RaceSearch *Search = nullptr, ProgramCFGs *Graphs = nullptr);
 
 } // namespace shmem
 

@@ -21,7 +21,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallSet.h"
@@ -162,11 +161,13 @@ bool UniformityValue::sameAs(const UniformityValue &O) const {
 
 struct FunctionSkeleton {
   const FunctionDecl *F = nullptr;
-  std::unique_ptr<CFG> Cfg;
-  std::unique_ptr<ParentMap> Parents;
+  /// The function's shared graph (ProgramCFGs) and, for brevity, its parts.
+  const KernelCFG *Graph = nullptr;
+  const CFG *Cfg = nullptr;
+  const ParentMap *Parents = nullptr;
   /// Reachable blocks in reverse post-order, and each block's position.
-  std::vector<const CFGBlock *> RPO;
-  std::vector<unsigned> RPOIndex;
+  llvm::ArrayRef<const CFGBlock *> RPO;
+  llvm::ArrayRef<unsigned> RPOIndex;
   llvm::DenseMap<const Stmt *, const CFGBlock *> StmtBlock;
   std::vector<BranchInfo> Branches;
   /// By block ID: the branch the block ends in, or -1.
@@ -185,7 +186,7 @@ struct FunctionSkeleton {
   std::vector<llvm::SmallPtrSet<const Stmt *, 8>> OpenScopes;
   llvm::BitVector PruneAt;
 
-  static constexpr unsigned Unreachable = ~0u;
+  static constexpr unsigned Unreachable = KernelCFG::Unreachable;
   bool reachable(const CFGBlock *B) const {
     return RPOIndex[B->getBlockID()] != Unreachable;
   }
@@ -432,51 +433,18 @@ static const CFGBlock *reconvergenceInInfiniteLoop(const CFGBlock *B,
 }
 
 static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
+                                                       const KernelCFG &K,
                                                        ASTContext &Ctx) {
   Stmt *Body = F->getBody();
-  if (!Body)
-    return nullptr;
   auto S = std::make_unique<FunctionSkeleton>();
   S->F = F;
-  CFG::BuildOptions BO;
-  // Every subexpression is its own element, in evaluation order: the
-  // transfer function then never evaluates an operand twice, and the
-  // operands of && and || live in the blocks that evaluate them.
-  BO.setAllAlwaysAdd();
-  S->Cfg = CFG::buildCFG(F, Body, &Ctx, BO);
-  if (!S->Cfg)
-    return nullptr;
-  S->Parents = std::make_unique<ParentMap>(Body);
-  CFG &G = *S->Cfg;
+  S->Graph = &K;
+  S->Cfg = &K.cfg();
+  S->Parents = &K.parents();
+  S->RPO = K.reversePostOrder();
+  S->RPOIndex = K.rpoIndices();
+  const CFG &G = *S->Cfg;
   unsigned N = G.getNumBlockIDs();
-
-  // Reverse post-order from the entry, iteratively.
-  S->RPOIndex.assign(N, FunctionSkeleton::Unreachable);
-  {
-    std::vector<const CFGBlock *> Post;
-    llvm::BitVector Seen(N);
-    std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
-    const CFGBlock *Entry = &G.getEntry();
-    Seen.set(Entry->getBlockID());
-    Stack.push_back({Entry, Entry->succ_begin()});
-    while (!Stack.empty()) {
-      auto &[B, It] = Stack.back();
-      if (It == B->succ_end()) {
-        Post.push_back(B);
-        Stack.pop_back();
-        continue;
-      }
-      const CFGBlock *Succ = It->getReachableBlock();
-      ++It;
-      if (Succ && !Seen.test(Succ->getBlockID())) {
-        Seen.set(Succ->getBlockID());
-        Stack.push_back({Succ, Succ->succ_begin()});
-      }
-    }
-    S->RPO.assign(Post.rbegin(), Post.rend());
-    for (unsigned I = 0; I < S->RPO.size(); ++I)
-      S->RPOIndex[S->RPO[I]->getBlockID()] = I;
-  }
 
   S->DefsOfBlock.resize(N);
   S->Returns.resize(N);
@@ -509,7 +477,6 @@ static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
 
   // Branches, their regions (blocks reachable from a successor before the
   // immediate post-dominator) and joins.
-  CFGPostDomTree PDT(&G);
   // Blocks in loops that never exit hang off a virtual root of the tree,
   // which makes their post-dominators arbitrary: those are handled apart.
   llvm::BitVector CanReachExit(N);
@@ -559,9 +526,7 @@ static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
 
     const CFGBlock *IPDom = nullptr;
     if (CanReachExit.test(B->getBlockID())) {
-      if (auto *Node = PDT.getBase().getNode(const_cast<CFGBlock *>(B)))
-        if (auto *IDom = Node->getIDom())
-          IPDom = IDom->getBlock();
+      IPDom = S->Graph->immediatePostDominator(B);
     } else {
       IPDom = reconvergenceInInfiniteLoop(B, *S);
     }
@@ -2130,8 +2095,11 @@ FunctionUniformity::callee(const CallExpr *Call) const {
 
 UniformityAnalysis::UniformityAnalysis(ASTContext &Ctx,
                                        const ThreadGeometry *Geometry,
-                                       unsigned InlineDepth)
-    : Ctx(Ctx), Geometry(Geometry), InlineDepth(InlineDepth) {}
+                                       unsigned InlineDepth,
+                                       ProgramCFGs *Graphs)
+    : Ctx(Ctx), Geometry(Geometry), InlineDepth(InlineDepth),
+      OwnGraphs(Graphs ? nullptr : std::make_unique<ProgramCFGs>(Ctx)),
+      Graphs(Graphs ? *Graphs : *OwnGraphs) {}
 
 UniformityAnalysis::~UniformityAnalysis() = default;
 
@@ -2151,7 +2119,8 @@ UniformityLevel UniformityAnalysis::levelOf(const LaneValue &V) const {
 const FunctionSkeleton *UniformityAnalysis::skeleton(const FunctionDecl *F) {
   auto [It, New] = Skeletons.try_emplace(F);
   if (New)
-    It->second = buildSkeleton(F, Ctx);
+    if (const KernelCFG *K = Graphs.get(F))
+      It->second = buildSkeleton(F, *K, Ctx);
   return It->second.get();
 }
 

@@ -49,6 +49,7 @@
 #define SHMEM_LINT_ANALYSIS_UNIFORMITY_H
 
 #include "LaneValue.h"
+#include "Program/KernelCFG.h"
 #include "ThreadGeometry.h"
 
 #include "clang/AST/ASTContext.h"
@@ -274,8 +275,11 @@ class UniformityAnalysis {
 public:
   /// \p Geometry may be null: thread indices are then simply varying and no
   /// per-thread values are kept.
+  /// \p Graphs, when given, supplies the functions' CFGs (shared with the
+  /// other analyses of the translation unit); else the analysis builds its
+  /// own.
   UniformityAnalysis(clang::ASTContext &Ctx, const ThreadGeometry *Geometry,
-                     unsigned InlineDepth = 8);
+                     unsigned InlineDepth = 8, ProgramCFGs *Graphs = nullptr);
   ~UniformityAnalysis();
   UniformityAnalysis(const UniformityAnalysis &) = delete;
   UniformityAnalysis &operator=(const UniformityAnalysis &) = delete;
@@ -304,6 +308,8 @@ private:
   clang::ASTContext &Ctx;
   const ThreadGeometry *Geometry;
   unsigned InlineDepth;
+  std::unique_ptr<ProgramCFGs> OwnGraphs;
+  ProgramCFGs &Graphs;
 
   struct Memo {
     std::vector<ArgumentContext> Args;

@@ -93,6 +93,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
     return Stats;
   LaunchGeometry Geometry(Ctx, Opts);
   KernelReach Reach;
+  ProgramCFGs Graphs(Ctx);
   for (const FunctionDecl *K : Geometry.kernels()) {
     ++Stats.Kernels;
     // Every check needs a shared access or a barrier to say anything; a
@@ -108,7 +109,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
       Trace.GeometryAssumed = Shape.Assumed;
       Stats.SharedAccesses += Trace.Accesses.size();
       Stats.Barriers += Trace.Barriers.size();
-      KernelContext KC{Ctx, Opts, K, displayName(K), Trace};
+      KernelContext KC{Ctx, Opts, K, displayName(K), Trace, Graphs};
       if (Opts.enabled(CheckKind::BankConflict))
         checkBankConflicts(KC, Sink);
       if (Opts.enabled(CheckKind::DivergentBarrier))

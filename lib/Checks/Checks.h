@@ -13,6 +13,7 @@
 #include "Analysis/AnalysisOptions.h"
 #include "Analysis/Finding.h"
 #include "Analysis/KernelTrace.h"
+#include "Analysis/Program/KernelCFG.h"
 #include "CoalescingModel.h"
 
 #include "clang/AST/ASTContext.h"
@@ -52,6 +53,9 @@ struct KernelContext {
   /// "transpose<float, 32>" for instantiations, else the kernel's name.
   std::string DisplayName;
   const KernelTrace &Trace;
+  /// The CFGs of the translation unit's functions, shared by every kernel,
+  /// block shape and check.
+  ProgramCFGs &Graphs;
   /// analyzeTransfer's verdicts on Trace by global access index: several
   /// checks (and the padding what-if, once per candidate padding) ask for
   /// the same ones, and each enumerates every warp and unknown value.

@@ -479,7 +479,8 @@ class DivergentBarrierChecker {
 public:
   DivergentBarrierChecker(const KernelContext &K, FindingSink &Sink)
       : K(K), Sink(Sink), Done(reportedLocations(K.Ctx)),
-        UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth), Contents(K.Ctx) {}
+        UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth, &K.Graphs),
+        Contents(K.Ctx) {}
 
   void run() {
     const FunctionUniformity &FU = UA.analyzeKernel(K.Kernel);

@@ -253,7 +253,7 @@ private:
 
 void checkRaces(const KernelContext &K, FindingSink &Sink) {
   RaceReporter Reporter(K, Sink);
-  findRaces(K.Ctx, K.Trace, K.Opts, Reporter);
+  findRaces(K.Ctx, K.Trace, K.Opts, Reporter, /*Search=*/nullptr, &K.Graphs);
 }
 
 } // namespace shmem

@@ -222,11 +222,12 @@ template <typename Fn> void forEachKernel(Fn &&Fn_) {
     const FunctionDecl *K = test::lastKernel(Ctx);
     ASSERT_TRUE(K);
     AnalysisOptions Opts;
+    ProgramCFGs Graphs(Ctx);
     for (const Dim3 &B : Blocks) {
       SCOPED_TRACE(std::string(Code) + " block " + std::to_string(B.X) + "x" +
                    std::to_string(B.Y));
       KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(B), Opts);
-      const KernelContext KC{Ctx, Opts, K, "k", T};
+      const KernelContext KC{Ctx, Opts, K, "k", T, Graphs};
       Fn_(KC);
     }
   }
