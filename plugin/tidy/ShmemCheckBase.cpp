@@ -61,10 +61,8 @@ public:
       : Diag(std::move(Diag)) {
     (void)Check;
   }
+  // runChecks has reported each location once already (OncePerLocation).
   void report(const Finding &F) override {
-    auto Key = std::make_pair(F.Loc.getRawEncoding(), F.Message);
-    if (!Seen.insert(Key).second)
-      return;
     {
       auto D = Diag(F.Loc, "%0", DiagnosticIDs::Warning);
       D << F.Message;
@@ -79,7 +77,6 @@ private:
   std::function<DiagnosticBuilder(SourceLocation, StringRef,
                                   DiagnosticIDs::Level)>
       Diag;
-  std::set<std::pair<unsigned, std::string>> Seen;
 };
 } // namespace
 
