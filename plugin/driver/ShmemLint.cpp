@@ -310,8 +310,9 @@ void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
       << "\n";
   Err << "shmem-lint: stats: barriers: " << Stats.Barriers << "\n";
   Err << "shmem-lint: stats: findings: " << Findings.size() << "\n";
-  // Every check, also those with no finding, so that totals line up.
-  for (unsigned K = 0; K <= unsigned(CheckKind::Race); ++K) {
+  // Every check in the registry, also those with no finding, so that the
+  // per-check lines add up to the total.
+  for (unsigned K = 0; K < NumCheckKinds; ++K) {
     StringRef Name = checkName(CheckKind(K));
     size_t Count = std::count_if(
         Findings.begin(), Findings.end(),
