@@ -19,16 +19,24 @@ namespace tidy {
   class KIND##Check : public ShmemCheckBase {                                  \
   public:                                                                      \
     static constexpr const char *DocPage = DOC;                                \
-    KIND##Check(llvm::StringRef Name, clang::tidy::ClangTidyContext *C)        \
-        : ShmemCheckBase(Name, C, CheckKind::KIND) {}                          \
+    KIND##Check(llvm::StringRef Name, clang::tidy::ClangTidyContext *C,        \
+                std::shared_ptr<SharedRun> Shared)                             \
+        : ShmemCheckBase(Name, C, CheckKind::KIND, std::move(Shared)) {}       \
   };
 #include "Analysis/Checks.def"
 
 class ShmemTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &F) override {
+    // The checks these factories make share one analysis per translation
+    // unit.
+    auto Shared = std::make_shared<SharedRun>();
 #define SHMEM_CHECK(KIND, ...)                                                 \
-  F.registerCheck<KIND##Check>(checkName(CheckKind::KIND));
+  F.registerCheckFactory(                                                      \
+      checkName(CheckKind::KIND),                                              \
+      [Shared](llvm::StringRef Name, clang::tidy::ClangTidyContext *C) {       \
+        return std::make_unique<KIND##Check>(Name, C, Shared);                 \
+      });
 #include "Analysis/Checks.def"
   }
 };
