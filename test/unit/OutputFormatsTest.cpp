@@ -196,13 +196,10 @@ TEST(OutputFormatsTest, KnownChecksMatchTheAnalysis) {
               Checks[I].ShortDescription.size());
     EXPECT_TRUE(llvm::StringRef(Checks[I].HelpMarkdown).contains("```cuda"));
   }
-  std::vector<std::string> Ids;
-  for (const CheckDescription &D : Checks)
-    Ids.push_back(D.Id);
-  EXPECT_EQ(Ids,
-            (std::vector<std::string>{
-                "shmem-bank-conflict", "shmem-divergent-barrier", "shmem-race",
-                "shmem-uncoalesced-transfer", "shmem-layout-mismatch"}));
+  // In registry order, which is CheckKind order (checked above), starting
+  // with the first check there was.
+  ASSERT_FALSE(Checks.empty());
+  EXPECT_EQ(Checks.front().Id, "shmem-bank-conflict");
 }
 
 // The registry (Analysis/Checks.def): one name per check, shmem-<kebab>,
