@@ -123,9 +123,9 @@ echo "| kernels (instantiations counted once each) | $(stat kernels) |"
 echo "| block shapes analysed | $(stat 'block shapes') |"
 echo "| shared accesses analysed | $(stat 'shared accesses') |"
 echo "| barriers | $(stat barriers) |"
-for c in shmem-bank-conflict shmem-divergent-barrier shmem-race; do
-  echo "| findings: $c | $(stat "findings: $c") |"
-done
+# One line per check, as --stats prints them (every check in the registry).
+sed -n 's/^shmem-lint: stats: findings: \(shmem-[a-z-]*\): \(.*\)$/| findings: \1 | \2 |/p' \
+  "$out/stderr.txt"
 if [ "$crashes" -gt 0 ]; then
   echo; echo "Crashes:"; sed 's/^/- /' "$out/crashes.txt"
 fi

@@ -11,21 +11,16 @@ struct CheckInfo {
   CheckKind Kind;
   const char *Name;
   const char *Summary;
+  const char *Doc;
+  OncePolicy Once;
 };
 const CheckInfo Checks[] = {
-    {CheckKind::BankConflict, "shmem-bank-conflict",
-     "shared-memory access whose lanes need more wavefronts than ideal"},
-    {CheckKind::DivergentBarrier, "shmem-divergent-barrier",
-     "barrier that not every thread of the block (or warp mask) reaches"},
-    {CheckKind::Race, "shmem-race",
-     "two threads touch one shared word, one writing, with no barrier "
-     "between them"},
-    {CheckKind::UncoalescedTransfer, "shmem-uncoalesced-transfer",
-     "global access feeding or draining shared memory touches more sectors "
-     "than needed"},
-    {CheckKind::LayoutMismatch, "shmem-layout-mismatch",
-     "producer and consumer of a shared tile index it differently"},
+#define SHMEM_CHECK(KIND, NAME, DOC, ONCE, RUN, SARIF_NAME, CORRECTNESS,       \
+                    SUMMARY, FULL, HELP)                                       \
+  {CheckKind::KIND, NAME, SUMMARY, DOC, OncePolicy::ONCE},
+#include "Checks.def"
 };
+static_assert(sizeof(Checks) / sizeof(Checks[0]) == NumCheckKinds);
 } // namespace
 
 llvm::StringRef checkName(CheckKind K) {
@@ -34,6 +29,14 @@ llvm::StringRef checkName(CheckKind K) {
 
 llvm::StringRef checkSummary(CheckKind K) {
   return Checks[static_cast<unsigned>(K)].Summary;
+}
+
+llvm::StringRef checkDocPage(CheckKind K) {
+  return Checks[static_cast<unsigned>(K)].Doc;
+}
+
+OncePolicy checkOncePolicy(CheckKind K) {
+  return Checks[static_cast<unsigned>(K)].Once;
 }
 
 bool checkFromName(llvm::StringRef Name, CheckKind &K) {

@@ -15,21 +15,23 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace shmem {
 
-/// Every check shmem-lint has. The name is the same in every front end.
+/// Every check shmem-lint has (Checks.def). The name is the same in every
+/// front end.
 enum class CheckKind {
-  BankConflict,
-  DivergentBarrier,
-  Race,
-  UncoalescedTransfer,
-  LayoutMismatch,
+#define SHMEM_CHECK(KIND, ...) KIND,
+#include "Checks.def"
 };
-constexpr unsigned NumCheckKinds = 5;
+constexpr unsigned NumCheckKinds = 0
+#define SHMEM_CHECK(...) +1
+#include "Checks.def"
+    ;
 
 /// "shmem-bank-conflict", ...
 llvm::StringRef checkName(CheckKind K);
@@ -37,6 +39,22 @@ llvm::StringRef checkName(CheckKind K);
 bool checkFromName(llvm::StringRef Name, CheckKind &K);
 /// One-line description of the check (for --list-checks, SARIF rules).
 llvm::StringRef checkSummary(CheckKind K);
+/// "docs/checks/shmem-bank-conflict.md", relative to the repository root.
+llvm::StringRef checkDocPage(CheckKind K);
+
+/// Which finding a location keeps when a check finds it several times (per
+/// template instantiation, block shape, call site, or file that includes
+/// the same header). Either way it is reported once, and the first found
+/// stays on ties.
+enum class OncePolicy {
+  /// The highest Finding::Weight (the worst conflict, the least coalesced
+  /// request).
+  Worst,
+  /// The first found: a later one says nothing more, so a check may skip
+  /// the work at a location already reported.
+  First,
+};
+OncePolicy checkOncePolicy(CheckKind K);
 
 struct FindingNote {
   clang::SourceLocation Loc;
@@ -60,6 +78,32 @@ struct Finding {
   /// How bad the finding is, to keep the worst when one location is found
   /// several times (per template instantiation, block shape or call site).
   unsigned Weight = 0;
+};
+
+/// "Report once", the one rule every front end applies through runChecks
+/// (per translation unit, keyed by check and location) and the driver again
+/// across files (keyed by check and file position): one finding of type
+/// \p T (which has a Weight) per key, the first found unless the check's
+/// OncePolicy is Worst and a later one weighs more; kept in the order the
+/// keys were first found.
+template <typename KeyT, typename T> class KeptOnce {
+public:
+  void add(const KeyT &Key, T F, OncePolicy P) {
+    auto [It, New] = Index.try_emplace(Key, Kept.size());
+    if (New)
+      Kept.push_back(std::move(F));
+    else if (P == OncePolicy::Worst && F.Weight > Kept[It->second].Weight)
+      Kept[It->second] = std::move(F);
+  }
+  /// Whether a finding under \p Key would be dropped whatever it weighs.
+  bool settled(const KeyT &Key, OncePolicy P) const {
+    return P == OncePolicy::First && Index.count(Key);
+  }
+  std::vector<T> &kept() { return Kept; }
+
+private:
+  std::map<KeyT, size_t> Index;
+  std::vector<T> Kept;
 };
 
 class FindingSink {

@@ -24,46 +24,48 @@ static std::string displayName(const FunctionDecl *FD) {
   return OS.str();
 }
 
-namespace {
 /// A source location is reported once per check: kernels are analysed per
 /// template instantiation, block shape and inlined call site, and the same
-/// line can be found several times. Keep the worst (highest Weight, first
-/// found on ties) and emit in the order locations were first found.
+/// line can be found several times. Which finding stays is the check's
+/// OncePolicy (Checks.def); the kept ones are emitted in source order.
 class OncePerLocation : public FindingSink {
 public:
   void report(const Finding &F) override {
-    auto Key = std::make_pair(unsigned(F.Check), F.Loc.getRawEncoding());
-    auto It = Index.find(Key);
-    if (It == Index.end()) {
-      Index.emplace(Key, Kept.size());
-      Kept.push_back(F);
-    } else if (F.Weight > Kept[It->second].Weight) {
-      Kept[It->second] = F;
-    }
+    Kept.add(key(F.Check, F.Loc), F, checkOncePolicy(F.Check));
+  }
+  bool settled(CheckKind Check, SourceLocation Loc) const {
+    return Kept.settled(key(Check, Loc), checkOncePolicy(Check));
   }
   /// Emit in source order, as clang-tidy would sort them, so every front
   /// end prints the same sequence.
   void flush(const SourceManager &SM, FindingSink &Out) {
+    std::vector<Finding> &Found = Kept.kept();
     // Stable by construction: ties keep the order they were found in.
-    std::vector<size_t> Order(Kept.size());
+    std::vector<size_t> Order(Found.size());
     for (size_t I = 0; I < Order.size(); ++I)
       Order[I] = I;
     std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-      SourceLocation LA = SM.getFileLoc(Kept[A].Loc);
-      SourceLocation LB = SM.getFileLoc(Kept[B].Loc);
+      SourceLocation LA = SM.getFileLoc(Found[A].Loc);
+      SourceLocation LB = SM.getFileLoc(Found[B].Loc);
       if (LA != LB && LA.isValid() && LB.isValid())
         return SM.isBeforeInTranslationUnit(LA, LB);
       return A < B;
     });
     for (size_t I : Order)
-      Out.report(Kept[I]);
+      Out.report(Found[I]);
   }
 
 private:
-  std::map<std::pair<unsigned, unsigned>, size_t> Index;
-  std::vector<Finding> Kept;
+  using Key = std::pair<unsigned, unsigned>;
+  static Key key(CheckKind Check, SourceLocation Loc) {
+    return {unsigned(Check), Loc.getRawEncoding()};
+  }
+  KeptOnce<Key, Finding> Kept;
 };
-} // namespace
+
+bool KernelContext::alreadyReported(CheckKind Check, SourceLocation Loc) const {
+  return Reported && Reported->settled(Check, Loc);
+}
 
 FindingNote kernelCallNote(const KernelContext &K, SourceLocation Call) {
   return {Call, "in the call from kernel '" + K.DisplayName + "'"};
@@ -110,16 +112,11 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
       Stats.SharedAccesses += Trace.Accesses.size();
       Stats.Barriers += Trace.Barriers.size();
       KernelContext KC{Ctx, Opts, K, displayName(K), Trace, Graphs};
-      if (Opts.enabled(CheckKind::BankConflict))
-        checkBankConflicts(KC, Sink);
-      if (Opts.enabled(CheckKind::DivergentBarrier))
-        checkDivergentBarriers(KC, Sink);
-      if (Opts.enabled(CheckKind::Race))
-        checkRaces(KC, Sink);
-      if (Opts.enabled(CheckKind::UncoalescedTransfer))
-        checkUncoalescedTransfers(KC, Sink);
-      if (Opts.enabled(CheckKind::LayoutMismatch))
-        checkLayoutMismatches(KC, Sink);
+      KC.Reported = &Sink;
+#define SHMEM_CHECK(KIND, NAME, DOC, ONCE, RUN, ...)                           \
+  if (Opts.enabled(CheckKind::KIND))                                           \
+    RUN(KC, Sink);
+#include "Analysis/Checks.def"
     }
   }
   Sink.flush(Ctx.getSourceManager(), FrontEnd);

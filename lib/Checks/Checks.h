@@ -45,6 +45,8 @@ struct TransferVerdict {
   std::string Stride;
 };
 
+class OncePerLocation;
+
 /// Everything a check may look at for one kernel and one block shape.
 struct KernelContext {
   clang::ASTContext &Ctx;
@@ -60,6 +62,13 @@ struct KernelContext {
   /// checks (and the padding what-if, once per candidate padding) ask for
   /// the same ones, and each enumerates every warp and unknown value.
   mutable std::map<unsigned, TransferVerdict> TransferCache = {};
+  /// What runChecks has kept so far in this translation unit.
+  const OncePerLocation *Reported = nullptr;
+
+  /// Whether a finding of \p Check at \p Loc would be dropped as already
+  /// reported (the check's OncePolicy is First and one is kept there), so
+  /// that the check can skip the work of making it.
+  bool alreadyReported(CheckKind Check, clang::SourceLocation Loc) const;
 };
 
 /// Statistics a front end may print (--verbose, benchmarks).
@@ -88,12 +97,11 @@ FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail = "");
 RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
                    FindingSink &Sink);
 
-// The checks. Each lives in lib/Checks/<Name>.cpp.
-void checkBankConflicts(const KernelContext &K, FindingSink &Sink);
-void checkDivergentBarriers(const KernelContext &K, FindingSink &Sink);
-void checkRaces(const KernelContext &K, FindingSink &Sink);
-void checkUncoalescedTransfers(const KernelContext &K, FindingSink &Sink);
-void checkLayoutMismatches(const KernelContext &K, FindingSink &Sink);
+// The checks, one per entry of Analysis/Checks.def. Each lives in
+// lib/Checks/<Kind>.cpp.
+#define SHMEM_CHECK(KIND, NAME, DOC, ONCE, RUN, ...)                           \
+  void RUN(const KernelContext &K, FindingSink &Sink);
+#include "Analysis/Checks.def"
 
 //===----------------------------------------------------------------------===//
 // Global-side coalescing, shared by shmem-uncoalesced-transfer and the

@@ -15,8 +15,9 @@
 // the lanes that take the branch.
 //
 // runChecks calls the check once per kernel and block shape. A barrier is
-// reported once per translation unit, for the first shape that shows the
-// problem.
+// reported once per translation unit, for the first shape and call path
+// that shows the problem: the check's OncePolicy is First (Checks.def), and
+// it skips a barrier runChecks has already kept.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,12 +31,10 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -43,53 +42,6 @@ using namespace clang;
 
 namespace shmem {
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Reporting once per translation unit
-//===----------------------------------------------------------------------===//
-
-/// The locations already reported in one translation unit. runChecks calls
-/// the check once per kernel and block shape and keeps no state between
-/// calls, so the set hangs off the ASTContext: it lives as long as the
-/// context, and a deallocation callback drops it, so nothing carries over to
-/// the next translation unit of the same process.
-struct ReportedLocations {
-  const ASTContext *Ctx = nullptr;
-  llvm::DenseSet<SourceLocation> Locs;
-};
-
-/// Every translation unit's set, by context. Never destroyed, so that a
-/// context released during exit still finds it.
-struct Registry {
-  std::mutex M;
-  std::map<const ASTContext *, ReportedLocations *> Sets;
-};
-Registry &registry() {
-  static Registry *R = new Registry;
-  return *R;
-}
-
-ReportedLocations &reportedLocations(const ASTContext &Ctx) {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Lock(R.M);
-  ReportedLocations *&Slot = R.Sets[&Ctx];
-  if (!Slot) {
-    Slot = new ReportedLocations;
-    Slot->Ctx = &Ctx;
-    Ctx.AddDeallocation(
-        [](void *P) {
-          auto *Set = static_cast<ReportedLocations *>(P);
-          {
-            Registry &R = registry();
-            std::lock_guard<std::mutex> Lock(R.M);
-            R.Sets.erase(Set->Ctx);
-          }
-          delete Set;
-        },
-        Slot);
-  }
-  return *Slot;
-}
 
 //===----------------------------------------------------------------------===//
 // Barriers
@@ -478,31 +430,24 @@ enum class Reason { Inside, Return, Continue, Break, Goto, Loop };
 class DivergentBarrierChecker {
 public:
   DivergentBarrierChecker(const KernelContext &K, FindingSink &Sink)
-      : K(K), Sink(Sink), Done(reportedLocations(K.Ctx)),
+      : K(K), Sink(Sink),
         UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth, &K.Graphs),
         Contents(K.Ctx) {}
 
   void run() {
     const FunctionUniformity &FU = UA.analyzeKernel(K.Kernel);
     std::vector<const CallExpr *> Chain;
+    // Each finding goes to runChecks as it is found, so that a barrier met
+    // again on another call path is skipped; runChecks emits them in
+    // source order.
     visit(FU, Chain);
-    // In source order, as clang-tidy prints them, whatever order the walk
-    // over blocks and callees found them in.
-    const SourceManager &SM = K.Ctx.getSourceManager();
-    llvm::sort(Findings, [&](const Finding &A, const Finding &B) {
-      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
-    });
-    for (const Finding &F : Findings)
-      Sink.report(F);
   }
 
 private:
   const KernelContext &K;
   FindingSink &Sink;
-  ReportedLocations &Done;
   UniformityAnalysis UA;
   ContentFinder Contents;
-  std::vector<Finding> Findings;
 
   const ThreadGeometry &geometry() const { return K.Trace.Geometry; }
 
@@ -898,7 +843,7 @@ private:
     SourceLocation Loc = isa<GCCAsmStmt>(StaticSite.S)
                              ? cast<GCCAsmStmt>(StaticSite.S)->getAsmLoc()
                              : StaticSite.S->getBeginLoc();
-    if (Done.Locs.count(Loc))
+    if (K.alreadyReported(CheckKind::DivergentBarrier, Loc))
       return;
     const BarrierSite Site = heldTileScope(StaticSite, Chain);
     auto Deciders = FU.controllingBranches(Site.S, threshold(Site.Sc));
@@ -1025,8 +970,7 @@ private:
            std::string("the threads that do not reach the barrier ") + What});
     }
     addContextNotes(F, Site, Chain, UsedMask);
-    Done.Locs.insert(Loc);
-    Findings.push_back(std::move(F));
+    Sink.report(F);
   }
 
   /// A __syncwarp(mask) that no thread-dependent branch guards can still be
@@ -1063,8 +1007,7 @@ private:
         << "), or execute it only on those lanes";
     F.Notes.push_back({Loc, Fix.str()});
     addContextNotes(F, Site, Chain, /*UsedMask=*/true);
-    Done.Locs.insert(Loc);
-    Findings.push_back(std::move(F));
+    Sink.report(F);
   }
 
   static std::vector<unsigned> maskLanes(uint32_t Mask) {

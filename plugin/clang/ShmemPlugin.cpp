@@ -24,7 +24,6 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 
-#include <set>
 
 using namespace clang;
 
@@ -42,10 +41,8 @@ public:
   }
   void report(const Finding &F) override {
     StringRef Check = checkName(F.Check);
+    // runChecks has reported each location once already (OncePerLocation).
     if (isSuppressed(Ctx.getSourceManager(), F.Loc, Check))
-      return;
-    auto Key = std::make_pair(F.Loc.getRawEncoding(), F.Message);
-    if (!Seen.insert(Key).second)
       return;
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     {
@@ -61,7 +58,6 @@ public:
 private:
   ASTContext &Ctx;
   unsigned WarnID, NoteID;
-  std::set<std::pair<unsigned, std::string>> Seen;
 };
 
 class Consumer : public ASTConsumer {

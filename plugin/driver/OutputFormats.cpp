@@ -59,133 +59,12 @@ llvm::StringRef outputFormatNames() {
 // The checks
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-struct CheckText {
-  const char *Id;
-  const char *Name;
-  bool Correctness;
-  const char *Full;
-  const char *Help;
-};
-
-const CheckText CheckTexts[] = {
-    {"shmem-bank-conflict", "SharedMemoryBankConflict", false,
-     "Shared memory is divided into 32 banks of 4-byte words. A warp's "
-     "access is served in as many wavefronts as the largest number of "
-     "different words any one bank must deliver (lanes that read the same "
-     "word share it). shmem-lint computes the address of every lane under "
-     "the launch geometry it assumes and reports accesses that need more "
-     "wavefronts than the width of the access requires: an n-way conflict "
-     "makes the access up to n times slower.",
-     "A common cause is a tile whose rows are a multiple of 32 words long, "
-     "read down a column:\n\n"
-     "```cuda\n"
-     "__shared__ float tile[32][32];\n"
-     "float v = tile[threadIdx.x][k]; // all 32 lanes in one bank\n"
-     "```\n\n"
-     "Padding the row by one word spreads a column over all banks:\n\n"
-     "```cuda\n"
-     "__shared__ float tile[32][33];\n"
-     "```\n\n"
-     "Other remedies: swizzle the column index (XOR it with the row), or let "
-     "`threadIdx.x` walk the contiguous dimension. Run with `--verbose` to "
-     "see which lanes meet in which bank."},
-    {"shmem-divergent-barrier", "DivergentBarrier", true,
-     "`__syncthreads()` must be reached by every thread of the block, and "
-     "`__syncwarp(mask)` by every lane in the mask. A barrier under a "
-     "condition that differs between those threads (one that depends on "
-     "`threadIdx`, on per-thread data, or follows an early return some "
-     "threads take) is undefined behaviour: the kernel may hang, or the "
-     "barrier may not synchronize at all.",
-     "```cuda\n"
-     "if (threadIdx.x < n) {\n"
-     "  tile[threadIdx.x] = in[threadIdx.x];\n"
-     "  __syncthreads(); // threads with threadIdx.x >= n never arrive\n"
-     "}\n"
-     "```\n\n"
-     "Keep the barrier where every thread reaches it:\n\n"
-     "```cuda\n"
-     "if (threadIdx.x < n)\n"
-     "  tile[threadIdx.x] = in[threadIdx.x];\n"
-     "__syncthreads();\n"
-     "```"},
-    {"shmem-race", "SharedMemoryRace", true,
-     "Two threads of a block access the same shared-memory word, at least "
-     "one of them writing, and on some path no barrier (`__syncthreads()`, "
-     "or `__syncwarp()` between lanes of one warp) orders the two accesses. "
-     "The result then depends on scheduling and can change between runs and "
-     "GPU generations.",
-     "```cuda\n"
-     "tile[threadIdx.x] = in[i];\n"
-     "out[i] = tile[threadIdx.x ^ 1]; // reads a neighbour's slot: race\n"
-     "```\n\n"
-     "Put a barrier between the phase that writes and the phase that reads:\n\n"
-     "```cuda\n"
-     "tile[threadIdx.x] = in[i];\n"
-     "__syncthreads();\n"
-     "out[i] = tile[threadIdx.x ^ 1];\n"
-     "```\n\n"
-     "In a loop that refills the tile, the next iteration's writes also need "
-     "a barrier after the last read."},
-    {"shmem-uncoalesced-transfer", "UncoalescedSharedMemoryTransfer", false,
-     "A global-memory load that fills shared memory, or a store that drains "
-     "it, in which the lanes of a warp touch more 32-byte sectors than the "
-     "bytes they move need, typically because neighbouring lanes address "
-     "elements a row apart. Every extra sector costs memory bandwidth.",
-     "```cuda\n"
-     "tile[threadIdx.x][threadIdx.y] = in[threadIdx.x * ld + threadIdx.y];\n"
-     "```\n\n"
-     "Let `threadIdx.x` walk the contiguous dimension of the global array "
-     "and transpose through the tile instead:\n\n"
-     "```cuda\n"
-     "tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * ld + threadIdx.x];\n"
-     "```"},
-    {"shmem-layout-mismatch", "SharedTileLayoutMismatch", true,
-     "The code that fills a shared-memory tile and the code that reads it "
-     "after the barrier compute element positions differently (a different "
-     "row length, padding, swizzle or order of the indices), so that a "
-     "thread reads another element than the one the producer stored for "
-     "that position. This is often a padding or swizzle added on one side "
-     "only.",
-     "Index the tile through one helper, or one constant for the padded row "
-     "length, on both the producer and the consumer side:\n\n"
-     "```cuda\n"
-     "constexpr int LD = TILE + 1; // padded\n"
-     "tile[ty * LD + tx] = in[...];\n"
-     "__syncthreads();\n"
-     "acc += tile[tx * LD + ty];\n"
-     "```"},
-};
-
-const CheckText *findCheckText(llvm::StringRef Id) {
-  for (const CheckText &T : CheckTexts)
-    if (Id == T.Id)
-      return &T;
-  return nullptr;
-}
-
-} // namespace
-
 std::vector<CheckDescription> knownChecks() {
   std::vector<CheckDescription> Out;
-  for (unsigned I = 0; I < NumCheckKinds; ++I) {
-    CheckKind K = static_cast<CheckKind>(I);
-    CheckDescription D;
-    D.Id = checkName(K).str();
-    D.ShortDescription = checkSummary(K).str();
-    if (const CheckText *T = findCheckText(D.Id)) {
-      D.Name = T->Name;
-      D.FullDescription = T->Full;
-      D.HelpMarkdown = T->Help;
-      D.Correctness = T->Correctness;
-    } else {
-      D.Name = D.Id;
-      D.FullDescription = D.ShortDescription;
-      D.HelpMarkdown = D.ShortDescription;
-    }
-    Out.push_back(std::move(D));
-  }
+#define SHMEM_CHECK(KIND, NAME, DOC, ONCE, RUN, SARIF_NAME, CORRECTNESS,       \
+                    SUMMARY, FULL, HELP)                                       \
+  Out.push_back({NAME, SARIF_NAME, SUMMARY, FULL, HELP, DOC, CORRECTNESS});
+#include "Analysis/Checks.def"
   return Out;
 }
 
@@ -542,6 +421,11 @@ void writePhysicalLocation(llvm::json::OStream &J, const ReportedLocation &L,
 
 void writeRule(llvm::json::OStream &J, const CheckDescription &D,
                const OutputContext &Ctx) {
+  // The page under DocsBaseUrl (docs/checks/); a check not in the registry
+  // (clang-diagnostic-error) gets one named after it.
+  std::string Page = D.DocPage.empty()
+                         ? D.Id + ".md"
+                         : llvm::sys::path::filename(D.DocPage).str();
   J.object([&] {
     J.attribute("id", D.Id);
     J.attribute("name", D.Name);
@@ -550,11 +434,11 @@ void writeRule(llvm::json::OStream &J, const CheckDescription &D,
     J.attributeObject("fullDescription",
                       [&] { J.attribute("text", D.FullDescription); });
     J.attributeObject("help", [&] {
-      J.attribute("text", D.FullDescription + "\n\nSee " + Ctx.DocsBaseUrl +
-                              D.Id + ".md");
+      J.attribute("text",
+                  D.FullDescription + "\n\nSee " + Ctx.DocsBaseUrl + Page);
       J.attribute("markdown", D.FullDescription + "\n\n" + D.HelpMarkdown);
     });
-    J.attribute("helpUri", Ctx.DocsBaseUrl + D.Id + ".md");
+    J.attribute("helpUri", Ctx.DocsBaseUrl + Page);
     J.attributeObject("defaultConfiguration",
                       [&] { J.attribute("level", "warning"); });
     J.attributeObject("properties", [&] {

@@ -108,10 +108,13 @@ struct CheckDescription {
   std::string ShortDescription; ///< One line, from lib/Analysis.
   std::string FullDescription;
   std::string HelpMarkdown;
+  /// "docs/checks/shmem-bank-conflict.md"; empty for a check not in the
+  /// registry.
+  std::string DocPage;
   bool Correctness = false; ///< A bug, not a slowdown (GitLab "major").
 };
 
-/// Every check shmem-lint has, in CheckKind order.
+/// Every check shmem-lint has, in CheckKind order (Analysis/Checks.def).
 std::vector<CheckDescription> knownChecks();
 
 /// \p File relative to \p RepoRoot with forward slashes if it is inside it;

@@ -95,6 +95,9 @@ public:
       X.Replacement = H.CodeToInsert;
       R.Fixes.push_back(X);
     }
+    // Not runChecks' rule but the front ends': the same text at the same
+    // printed position is shown once (two accesses in one macro expansion
+    // print at the expansion), as clang-tidy drops duplicate diagnostics.
     std::string Key = R.Check + "|" + R.Loc.File + ":" +
                       std::to_string(R.Loc.Line) + ":" +
                       std::to_string(R.Loc.Column) + "|" + R.Message;
@@ -307,8 +310,9 @@ void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
       << "\n";
   Err << "shmem-lint: stats: barriers: " << Stats.Barriers << "\n";
   Err << "shmem-lint: stats: findings: " << Findings.size() << "\n";
-  // Every check, also those with no finding, so that totals line up.
-  for (unsigned K = 0; K <= unsigned(CheckKind::Race); ++K) {
+  // Every check in the registry, also those with no finding, so that the
+  // per-check lines add up to the total.
+  for (unsigned K = 0; K < NumCheckKinds; ++K) {
     StringRef Name = checkName(CheckKind(K));
     size_t Count = std::count_if(
         Findings.begin(), Findings.end(),
@@ -384,11 +388,10 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   }
   Progress.clear();
 
-  // Merge: a header included from several files is reported once (the
-  // worst finding, the first file's on ties); the findings are sorted by
-  // place, as clang-tidy sorts its diagnostics.
-  std::vector<ReportedFinding> Findings;
-  std::map<std::string, size_t> Seen;
+  // Merge: a header included from several files is reported once, by the
+  // rule runChecks applies within one (KeptOnce, the check's OncePolicy);
+  // the findings are sorted by place, as clang-tidy sorts its diagnostics.
+  KeptOnce<std::string, ReportedFinding> Merged;
   RunStats Stats;
   unsigned Analysed = 0, Failed = 0;
   std::vector<std::string> FailedFiles;
@@ -405,13 +408,14 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Stats.SharedAccesses += R->Stats.SharedAccesses;
     Stats.Barriers += R->Stats.Barriers;
     for (ReportedFinding &F : R->Findings) {
-      auto [It, New] = Seen.emplace(findingKey(F), Findings.size());
-      if (New)
-        Findings.push_back(std::move(F));
-      else if (F.Weight > Findings[It->second].Weight)
-        Findings[It->second] = std::move(F);
+      CheckKind Kind;
+      OncePolicy Once = checkFromName(F.Check, Kind) ? checkOncePolicy(Kind)
+                                                     : OncePolicy::Worst;
+      std::string Key = findingKey(F);
+      Merged.add(Key, std::move(F), Once);
     }
   }
+  std::vector<ReportedFinding> Findings = std::move(Merged.kept());
   // (std::stable_sort would need libstdc++'s deprecated temporary buffer.)
   std::vector<size_t> Order(Findings.size());
   for (size_t I = 0; I < Order.size(); ++I)

@@ -14,8 +14,9 @@ namespace tidy {
 
 ShmemCheckBase::ShmemCheckBase(StringRef Name,
                                clang::tidy::ClangTidyContext *Context,
-                               CheckKind K)
-    : ClangTidyCheck(Name, Context), Kind(K), TidyContext(Context) {
+                               CheckKind K, std::shared_ptr<SharedRun> Shared)
+    : ClangTidyCheck(Name, Context), Kind(K), TidyContext(Context),
+      Shared(std::move(Shared)) {
   Options_.WarpSize = Options.get("WarpSize", 32u);
   BlockDimText = Options.get("BlockDim", "").str();
   if (!BlockDimText.empty()) {
@@ -61,10 +62,8 @@ public:
       : Diag(std::move(Diag)) {
     (void)Check;
   }
+  // runChecks has reported each location once already (OncePerLocation).
   void report(const Finding &F) override {
-    auto Key = std::make_pair(F.Loc.getRawEncoding(), F.Message);
-    if (!Seen.insert(Key).second)
-      return;
     {
       auto D = Diag(F.Loc, "%0", DiagnosticIDs::Warning);
       D << F.Message;
@@ -79,24 +78,10 @@ private:
   std::function<DiagnosticBuilder(SourceLocation, StringRef,
                                   DiagnosticIDs::Level)>
       Diag;
-  std::set<std::pair<unsigned, std::string>> Seen;
 };
 } // namespace
 
 namespace {
-/// One analysis per translation unit for every enabled shmem-* check: the
-/// first check to run walks each kernel once for all of them; the others
-/// only report their findings. (Each check used to run the whole analysis
-/// itself, walking every kernel once per check.)
-struct SharedRun {
-  bool Valid = false;
-  AnalysisOptions Opts; // Enabled = the kinds computed
-  std::vector<Finding> Findings;
-};
-SharedRun &sharedRun() {
-  static SharedRun R;
-  return R;
-}
 bool sameAnalysis(const AnalysisOptions &A, const AnalysisOptions &B) {
   return A.WarpSize == B.WarpSize && A.BlockDim == B.BlockDim &&
          A.DefaultBlockDim == B.DefaultBlockDim && A.MinDegree == B.MinDegree &&
@@ -118,7 +103,7 @@ void ShmemCheckBase::check(const MatchFinder::MatchResult &R) {
                               DiagnosticIDs::Level Lvl) {
     return diag(L, Msg, Lvl);
   });
-  SharedRun &S = sharedRun();
+  SharedRun &S = *Shared;
   if (!S.Valid || !S.Opts.enabled(Kind) || !sameAnalysis(S.Opts, Options_)) {
     S = SharedRun();
     S.Opts = Options_;
@@ -135,7 +120,7 @@ void ShmemCheckBase::check(const MatchFinder::MatchResult &R) {
       Sink.report(F);
 }
 
-void ShmemCheckBase::onEndOfTranslationUnit() { sharedRun() = SharedRun(); }
+void ShmemCheckBase::onEndOfTranslationUnit() { *Shared = SharedRun(); }
 
 } // namespace tidy
 } // namespace shmem

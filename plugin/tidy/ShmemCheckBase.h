@@ -13,13 +13,26 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 
+#include <memory>
+#include <vector>
+
 namespace shmem {
 namespace tidy {
+
+/// One analysis per translation unit for every enabled shmem-* check: the
+/// first check to run walks each kernel once for all of them; the others
+/// only report their findings. The module's factories give one to all the
+/// checks they make, so it lives as long as they do, with no global state.
+struct SharedRun {
+  bool Valid = false;
+  AnalysisOptions Opts; // Enabled = the kinds computed
+  std::vector<Finding> Findings;
+};
 
 class ShmemCheckBase : public clang::tidy::ClangTidyCheck {
 public:
   ShmemCheckBase(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context,
-                 CheckKind Kind);
+                 CheckKind Kind, std::shared_ptr<SharedRun> Shared);
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
     return LO.CUDA;
   }
@@ -33,6 +46,7 @@ protected:
   AnalysisOptions Options_;
   std::string BlockDimText;
   clang::tidy::ClangTidyContext *TidyContext;
+  std::shared_ptr<SharedRun> Shared;
 };
 
 } // namespace tidy

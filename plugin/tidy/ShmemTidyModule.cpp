@@ -2,6 +2,10 @@
 //
 // Load with `clang-tidy --load=$(shmem-lint --print-tidy-plugin)`.
 //
+// One class per entry of Analysis/Checks.def, <Kind>Check, registered under
+// the check's name. Each is documented by its registry entry (a summary
+// ending with its docs link) and carries that link as DocPage.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ShmemCheckBase.h"
@@ -11,58 +15,29 @@
 namespace shmem {
 namespace tidy {
 
-/// Reports shared-memory accesses whose lanes conflict on banks.
-/// See docs/checks/shmem-bank-conflict.md
-class BankConflictCheck : public ShmemCheckBase {
-public:
-  BankConflictCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *C)
-      : ShmemCheckBase(Name, C, CheckKind::BankConflict) {}
-};
-
-/// Reports barriers that not every thread of the block (or warp mask)
-/// reaches. See docs/checks/shmem-divergent-barrier.md
-class DivergentBarrierCheck : public ShmemCheckBase {
-public:
-  DivergentBarrierCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *C)
-      : ShmemCheckBase(Name, C, CheckKind::DivergentBarrier) {}
-};
-
-/// Reports shared-memory races between threads of a block.
-/// See docs/checks/shmem-race.md
-class RaceCheck : public ShmemCheckBase {
-public:
-  RaceCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *C)
-      : ShmemCheckBase(Name, C, CheckKind::Race) {}
-};
-
-/// Reports global loads and stores that feed or drain shared memory and
-/// touch more 32-byte sectors per warp request than their bytes need.
-/// See docs/checks/shmem-uncoalesced-transfer.md
-class UncoalescedTransferCheck : public ShmemCheckBase {
-public:
-  UncoalescedTransferCheck(llvm::StringRef Name,
-                           clang::tidy::ClangTidyContext *C)
-      : ShmemCheckBase(Name, C, CheckKind::UncoalescedTransfer) {}
-};
-
-/// Reports shared tiles read through a different index layout than they
-/// were written with. See docs/checks/shmem-layout-mismatch.md
-class LayoutMismatchCheck : public ShmemCheckBase {
-public:
-  LayoutMismatchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *C)
-      : ShmemCheckBase(Name, C, CheckKind::LayoutMismatch) {}
-};
+#define SHMEM_CHECK(KIND, NAME, DOC, ...)                                      \
+  class KIND##Check : public ShmemCheckBase {                                  \
+  public:                                                                      \
+    static constexpr const char *DocPage = DOC;                                \
+    KIND##Check(llvm::StringRef Name, clang::tidy::ClangTidyContext *C,        \
+                std::shared_ptr<SharedRun> Shared)                             \
+        : ShmemCheckBase(Name, C, CheckKind::KIND, std::move(Shared)) {}       \
+  };
+#include "Analysis/Checks.def"
 
 class ShmemTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &F) override {
-    F.registerCheck<BankConflictCheck>(checkName(CheckKind::BankConflict));
-    F.registerCheck<DivergentBarrierCheck>(
-        checkName(CheckKind::DivergentBarrier));
-    F.registerCheck<RaceCheck>(checkName(CheckKind::Race));
-    F.registerCheck<UncoalescedTransferCheck>(
-        checkName(CheckKind::UncoalescedTransfer));
-    F.registerCheck<LayoutMismatchCheck>(checkName(CheckKind::LayoutMismatch));
+    // The checks these factories make share one analysis per translation
+    // unit.
+    auto Shared = std::make_shared<SharedRun>();
+#define SHMEM_CHECK(KIND, ...)                                                 \
+  F.registerCheckFactory(                                                      \
+      checkName(CheckKind::KIND),                                              \
+      [Shared](llvm::StringRef Name, clang::tidy::ClangTidyContext *C) {       \
+        return std::make_unique<KIND##Check>(Name, C, Shared);                 \
+      });
+#include "Analysis/Checks.def"
   }
 };
 

@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <set>
 #include <string>
 
 using namespace shmem;
@@ -195,13 +196,75 @@ TEST(OutputFormatsTest, KnownChecksMatchTheAnalysis) {
               Checks[I].ShortDescription.size());
     EXPECT_TRUE(llvm::StringRef(Checks[I].HelpMarkdown).contains("```cuda"));
   }
-  std::vector<std::string> Ids;
-  for (const CheckDescription &D : Checks)
-    Ids.push_back(D.Id);
-  EXPECT_EQ(Ids,
-            (std::vector<std::string>{
-                "shmem-bank-conflict", "shmem-divergent-barrier", "shmem-race",
-                "shmem-uncoalesced-transfer", "shmem-layout-mismatch"}));
+  // In registry order, which is CheckKind order (checked above), starting
+  // with the first check there was.
+  ASSERT_FALSE(Checks.empty());
+  EXPECT_EQ(Checks.front().Id, "shmem-bank-conflict");
+}
+
+// The registry (Analysis/Checks.def): one name per check, shmem-<kebab>,
+// found again by checkFromName, with its page under docs/checks/ named after
+// it, and a SARIF rule name of its own.
+TEST(OutputFormatsTest, CheckRegistryIsConsistent) {
+  std::set<std::string> Names, RuleNames;
+  for (unsigned I = 0; I < NumCheckKinds; ++I) {
+    CheckKind K = static_cast<CheckKind>(I);
+    llvm::StringRef Name = checkName(K);
+    EXPECT_TRUE(Names.insert(Name.str()).second) << Name.str();
+    EXPECT_TRUE(Name.starts_with("shmem-")) << Name.str();
+    EXPECT_EQ(Name.find_first_not_of("abcdefghijklmnopqrstuvwxyz-"),
+              llvm::StringRef::npos)
+        << Name.str();
+    CheckKind Back = CheckKind::BankConflict;
+    ASSERT_TRUE(checkFromName(Name, Back)) << Name.str();
+    EXPECT_EQ(Back, K);
+    EXPECT_EQ(checkDocPage(K), ("docs/checks/" + Name + ".md").str());
+    EXPECT_FALSE(checkSummary(K).empty());
+  }
+  CheckKind Unused;
+  EXPECT_FALSE(checkFromName("shmem-no-such-check", Unused));
+  EXPECT_FALSE(checkFromName("bank-conflict", Unused));
+  for (const CheckDescription &D : knownChecks()) {
+    EXPECT_TRUE(RuleNames.insert(D.Name).second) << D.Name;
+    EXPECT_EQ(D.DocPage, "docs/checks/" + D.Id + ".md");
+#ifdef SHMEM_LINT_SARIF_DIR
+    // test/sarif/../../ is the source tree.
+    llvm::SmallString<256> Page(SHMEM_LINT_SARIF_DIR);
+    llvm::sys::path::append(Page, "..", "..", D.DocPage);
+    EXPECT_TRUE(llvm::sys::fs::exists(Page)) << Page.str().str();
+#endif
+  }
+}
+
+// One finding per location, the first found unless the check keeps the
+// worst: the rule runChecks and the driver's merge across files share.
+TEST(OutputFormatsTest, KeptOnceFollowsTheCheckPolicy) {
+  struct F {
+    std::string Text;
+    unsigned Weight;
+  };
+  KeptOnce<int, F> Worst, First;
+  for (KeptOnce<int, F> *K : {&Worst, &First}) {
+    OncePolicy P = K == &Worst ? OncePolicy::Worst : OncePolicy::First;
+    EXPECT_FALSE(K->settled(1, P));
+    K->add(1, {"a", 2}, P);
+    K->add(2, {"b", 0}, P);
+    K->add(1, {"c", 5}, P); // Heavier.
+    K->add(1, {"d", 5}, P); // A tie: the earlier stays.
+    K->add(2, {"e", 0}, P);
+  }
+  ASSERT_EQ(Worst.kept().size(), 2u);
+  EXPECT_EQ(Worst.kept()[0].Text, "c");
+  EXPECT_EQ(Worst.kept()[1].Text, "b");
+  EXPECT_FALSE(Worst.settled(1, OncePolicy::Worst));
+  ASSERT_EQ(First.kept().size(), 2u);
+  EXPECT_EQ(First.kept()[0].Text, "a");
+  EXPECT_EQ(First.kept()[1].Text, "b");
+  EXPECT_TRUE(First.settled(1, OncePolicy::First));
+  EXPECT_FALSE(First.settled(3, OncePolicy::First));
+  // The barrier check keeps the first shape's report; the others the worst.
+  EXPECT_EQ(checkOncePolicy(CheckKind::DivergentBarrier), OncePolicy::First);
+  EXPECT_EQ(checkOncePolicy(CheckKind::BankConflict), OncePolicy::Worst);
 }
 
 //===----------------------------------------------------------------------===//
