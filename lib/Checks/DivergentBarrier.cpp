@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checks.h"
+#include "ExitedThreadData.h"
 
 #include "Analysis/Uniformity.h"
 
@@ -485,6 +486,7 @@ public:
     const FunctionUniformity &FU = UA.analyzeKernel(K.Kernel);
     std::vector<const CallExpr *> Chain;
     visit(FU, Chain);
+    findExitedThreadReads(K, Exited, Findings);
     // In source order, as clang-tidy prints them, whatever order the walk
     // over blocks and callees found them in.
     const SourceManager &SM = K.Ctx.getSourceManager();
@@ -502,6 +504,8 @@ private:
   UniformityAnalysis UA;
   ContentFinder Contents;
   std::vector<Finding> Findings;
+  /// Barriers divergent only through early exits (see check()).
+  std::vector<ExitedBarrier> Exited;
 
   const ThreadGeometry &geometry() const { return K.Trace.Geometry; }
 
@@ -646,6 +650,34 @@ private:
     if (isa<BreakStmt>(Exit))
       return Reason::Break;
     return Reason::Goto;
+  }
+
+  /// Whether the threads that \p Br keeps from the barrier leave the kernel
+  /// on the way: \p Br is not the barrier's loop and does not hold it, and
+  /// every jump out of its region is a return (the caller checks that the
+  /// function is the kernel).
+  bool leadsOnlyToExit(const BranchInfo &Br, const BarrierSite &Site,
+                       const FunctionUniformity &FU) {
+    const Stmt *Exit = nullptr;
+    return reasonFor(Br, Site, FU, Exit) == Reason::Return &&
+           llvm::all_of(Br.Exits,
+                        [](const Stmt *S) { return isa<ReturnStmt>(S); });
+  }
+
+  /// A __syncthreads() in the kernel body that every thread reaches unless
+  /// it returned through one of \p Deciders: its trace events say which
+  /// threads have exited by then, for the data check.
+  void noteExitedBarrier(const BarrierSite &Site,
+                         llvm::ArrayRef<const BranchInfo *> Deciders) {
+    ExitedBarrier B;
+    B.Barrier = Site.S;
+    for (const BranchInfo *Br : Deciders) {
+      B.Conditions.push_back(Br->Condition);
+      for (const Stmt *R : Br->Exits)
+        if (!llvm::is_contained(B.Returns, R))
+          B.Returns.push_back(R);
+    }
+    Exited.push_back(std::move(B));
   }
 
   /// "the threads for which 'tid < n' is true", from the condition alone.
@@ -905,8 +937,28 @@ private:
       llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
         return uniformWithin(FU.conditionValue(*Br), Site.TileSize);
       });
+    // Since PTX ISA 6 a bar.sync waits only for the threads that have not
+    // exited: threads that returned from the kernel do not hold up a block
+    // barrier, so the branches that only lead to such a return do not make
+    // it divergent. What they can break is the data the survivors read
+    // (ExitedThreadData.h). Only the kernel's own returns are exits: a
+    // return from a __device__ function goes on in its caller.
+    llvm::SmallVector<const BranchInfo *, 2> ExitDeciders;
+    if (Site.Sc == Scope::Block && Chain.empty()) {
+      for (const BranchInfo *Br : Deciders)
+        if (leadsOnlyToExit(*Br, Site, FU))
+          ExitDeciders.push_back(Br);
+      if (!ExitDeciders.empty() && ExitDeciders.size() == Deciders.size() &&
+          !isa<GCCAsmStmt>(Site.S) && !Site.Callee)
+        noteExitedBarrier(Site, ExitDeciders);
+      if (!K.Opts.StrictExits)
+        llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
+          return llvm::is_contained(ExitDeciders, Br);
+        });
+    }
     if (Deciders.empty()) {
-      checkUnconditionalMask(Chain, Site, Loc);
+      if (ExitDeciders.empty())
+        checkUnconditionalMask(Chain, Site, Loc);
       return;
     }
     const BranchInfo &Primary = *Deciders.front();
