@@ -664,13 +664,15 @@ private:
                         [](const Stmt *S) { return isa<ReturnStmt>(S); });
   }
 
-  /// A __syncthreads() in the kernel body that every thread reaches unless
-  /// it returned through one of \p Deciders: its trace events say which
-  /// threads have exited by then, for the data check.
+  /// A __syncthreads() in the kernel body, or a call to a function that
+  /// executes one, that every thread reaches unless it returned through one
+  /// of \p Deciders: its trace events say which threads have exited by
+  /// then, for the data check.
   void noteExitedBarrier(const BarrierSite &Site,
                          llvm::ArrayRef<const BranchInfo *> Deciders) {
     ExitedBarrier B;
     B.Barrier = Site.S;
+    B.Call = Site.Callee != nullptr;
     for (const BranchInfo *Br : Deciders) {
       B.Conditions.push_back(Br->Condition);
       for (const Stmt *R : Br->Exits)
@@ -949,7 +951,7 @@ private:
         if (leadsOnlyToExit(*Br, Site, FU))
           ExitDeciders.push_back(Br);
       if (!ExitDeciders.empty() && ExitDeciders.size() == Deciders.size() &&
-          !isa<GCCAsmStmt>(Site.S) && !Site.Callee)
+          !isa<GCCAsmStmt>(Site.S))
         noteExitedBarrier(Site, ExitDeciders);
       if (!K.Opts.StrictExits)
         llvm::erase_if(Deciders, [&](const BranchInfo *Br) {

@@ -185,25 +185,44 @@ private:
     return SM().getPresumedLineNumber(SM().getExpansionLoc(L));
   }
 
+  /// The ExitedBarrier a trace event belongs to: the barrier itself, or
+  /// one the call executes.
+  const ExitedBarrier *barrierOf(const BarrierEvent &Ev) const {
+    for (const ExitedBarrier &EB : Barriers)
+      if (EB.Call ? !Ev.CallStack.empty() && Ev.CallStack.front() == EB.Barrier
+                  : Ev.CallStack.empty() && Ev.E == EB.Barrier)
+        return &EB;
+    return nullptr;
+  }
+
   std::vector<ExitPoint> exitPoints(const KernelTrace &T) const {
+    // A call's barriers may have guards of their own: the threads that
+    // reach none of them, in one walk of the call, are the exited ones.
+    std::map<std::pair<const ExitedBarrier *, const CallExpr *>,
+             std::vector<char>>
+        Reached;
+    for (const BarrierEvent &Ev : T.Barriers)
+      if (const ExitedBarrier *B = barrierOf(Ev); B && B->Call) {
+        auto &R = Reached[{B, Ev.CallStack.front()}];
+        R.resize(N);
+        for (unsigned Th = 0; Th < N && Th < Ev.Active.size(); ++Th)
+          R[Th] |= Ev.Active[Th];
+      }
     std::vector<ExitPoint> Pts;
     for (const BarrierEvent &Ev : T.Barriers) {
-      if (Ev.Kind != BarrierKind::Block || !Ev.CallStack.empty() ||
-          Ev.ActiveApprox || Ev.Active.size() != N)
+      const ExitedBarrier *B = barrierOf(Ev);
+      if (!B || Ev.Kind != BarrierKind::Block || Ev.ActiveApprox ||
+          Ev.Active.size() != N)
         continue;
-      const ExitedBarrier *B = nullptr;
-      for (const ExitedBarrier &EB : Barriers)
-        if (Ev.E == EB.Barrier)
-          B = &EB;
-      if (!B)
-        continue;
+      const std::vector<char> &Active =
+          B->Call ? Reached[{B, Ev.CallStack.front()}] : Ev.Active;
       ExitPoint P;
       P.Seq = Ev.Seq;
       P.B = B;
       P.Exited.resize(N);
       unsigned Count = 0;
       for (unsigned Th = 0; Th < N; ++Th)
-        Count += P.Exited[Th] = !Ev.Active[Th];
+        Count += P.Exited[Th] = !Active[Th];
       if (Count > 0 && Count < N)
         Pts.push_back(std::move(P));
     }

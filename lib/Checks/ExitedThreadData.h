@@ -22,12 +22,14 @@
 
 namespace shmem {
 
-/// A block barrier in the kernel's own body that every thread reaches
-/// unless it has returned from the kernel (the divergence analysis finds
-/// no other reason to miss it): in each trace event of it, the threads not
-/// active are exactly those that have exited.
+/// A block barrier in the kernel's own body, or a call there to a function
+/// that executes one, that every thread reaches unless it has returned from
+/// the kernel (the divergence analysis finds no other reason to miss it):
+/// the threads that reach none of its trace events are those that have
+/// exited.
 struct ExitedBarrier {
-  const clang::Stmt *Barrier = nullptr;
+  const clang::Stmt *Barrier = nullptr; ///< The barrier, or the call.
+  bool Call = false;
   /// The returns by which threads miss it, and the conditions of the
   /// branches that lead there.
   llvm::SmallVector<const clang::Stmt *, 2> Returns;
