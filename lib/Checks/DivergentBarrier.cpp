@@ -7,7 +7,10 @@
 // is control dependent on a branch whose condition is not uniform at the
 // barrier's scope, which catches data-dependent conditions, early returns,
 // jumps and thread-dependent trip counts alike, in the kernel and in the
-// __device__ functions it calls.
+// __device__ functions it calls. Threads that returned from the kernel do
+// not count for a block barrier (a bar.sync waits for the threads that have
+// not exited) unless StrictExits; what such exits break, survivors reading
+// elements only exited threads would write, is ExitedThreadData.cpp's.
 //
 // The kernel trace's per-thread masks (exact unless ActiveApprox) supply the
 // witness ("reached only by threads with threadIdx.x < 128") and settle the
