@@ -92,6 +92,45 @@ __global__ void skipWithoutExit(const float *in, float *out, int n) {
   out[threadIdx.x] = s[255 - threadIdx.x];
 }
 
+// A tile transpose after a 2-D bounds check, whose two parameters are tried
+// in turn: with h = 8 the threads of rows 8-15 leave, and thread (8,0) reads
+// the element thread (0,8) would have stored.
+// shmem-lint: block=16x16
+__global__ void transposeAfterExit(const float *in, float *out, int w, int h) {
+  __shared__ float tile[16][17];
+  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  tile[threadIdx.y][threadIdx.x] = in[y * w + x];
+  __syncthreads();
+  out[x * h + y] = tile[threadIdx.x][threadIdx.y];
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: thread (8,0) reads tile[8][0] (line 106), which only thread (0,8) writes (line 104), but thread (0,8) has returned at line 103 when h = 8 in block 0; threads that have exited do not wait at a barrier, so thread (8,0) reads a value that was never written [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: 128 of 256 threads, thread (0,8) among them, return here when h = 8 in block 0; keep them to the barrier and let them store a neutral value (guard the load, not the thread)
+}
+
+// The same bounds check around a plain copy through the tile: each thread
+// reads its own element.
+// shmem-lint: block=16x16
+__global__ void copyAfterExit(const float *in, float *out, int w, int h) {
+  __shared__ float tile[16][17];
+  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  tile[threadIdx.y][threadIdx.x] = in[y * w + x];
+  __syncthreads();
+  out[y * w + x] = tile[threadIdx.y][threadIdx.x];
+}
+
+// An exit on data: the walk cannot tell who leaves, so no claim (a limit).
+__global__ void exitOnData(const float *in, float *out) {
+  __shared__ float s[256];
+  if (in[threadIdx.x] < 0)
+    return;
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
 int main() {
   reduceAfterExit<<<4, 256>>>(nullptr, nullptr, 1000);
   reduceGuardedLoad<<<4, 256>>>(nullptr, nullptr, 1000);
@@ -99,4 +138,5 @@ int main() {
   neighbourAfterConstantExit<<<1, 256>>>(nullptr, nullptr);
   filledBeforeExit<<<1, 256>>>(nullptr, nullptr);
   skipWithoutExit<<<1, 256>>>(nullptr, nullptr, 100);
+  exitOnData<<<1, 256>>>(nullptr, nullptr);
 }
