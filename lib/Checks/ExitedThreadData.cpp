@@ -102,7 +102,7 @@ struct ExitPoint {
 /// thread, and the store it skips.
 struct Orphan {
   unsigned Thread = 0;
-  unsigned Store = 0; ///< Index into the trace's accesses.
+  unsigned Store = 0;                ///< Index into the trace's accesses.
   const ExitPoint *Before = nullptr; ///< The barrier ordering the store.
 };
 
@@ -226,8 +226,9 @@ private:
       if (Count > 0 && Count < N)
         Pts.push_back(std::move(P));
     }
-    std::sort(Pts.begin(), Pts.end(),
-              [](const ExitPoint &A, const ExitPoint &B) { return A.Seq < B.Seq; });
+    std::sort(
+        Pts.begin(), Pts.end(),
+        [](const ExitPoint &A, const ExitPoint &B) { return A.Seq < B.Seq; });
     return Pts;
   }
 
@@ -332,11 +333,12 @@ private:
     std::string R = G.describeThread(Reader), X = G.describeThread(O.Thread);
     std::string Exits;
     for (const Stmt *Ret : B.Returns)
-      Exits += (Exits.empty() ? "" : " or ") + std::to_string(line(Ret->getBeginLoc()));
+      Exits += (Exits.empty() ? "" : " or ") +
+               std::to_string(line(Ret->getBeginLoc()));
     std::ostringstream Msg;
     Msg << R << " reads " << sharedElementName(K.Ctx, L, Off) << " (line "
-        << line(L.Loc) << unrolledIterationValues(T, L) << "), which only "
-        << X << " writes (line " << line(S.Loc) << "), but " << X
+        << line(L.Loc) << unrolledIterationValues(T, L) << "), which only " << X
+        << " writes (line " << line(S.Loc) << "), but " << X
         << " has returned at line " << Exits << W.When
         << "; threads that have exited do not wait at a barrier, so " << R
         << " reads a value that was never written";
@@ -352,8 +354,9 @@ private:
          << " among them, return here" << W.When
          << "; keep them to the barrier and let them store a neutral value "
             "(guard the load, not the thread)";
-    F.Notes.push_back({B.Returns.empty() ? S.Loc : B.Returns.front()->getBeginLoc(),
-                       Note.str()});
+    F.Notes.push_back(
+        {B.Returns.empty() ? S.Loc : B.Returns.front()->getBeginLoc(),
+         Note.str()});
     if (!L.CallStack.empty())
       F.Notes.push_back(kernelCallNote(K, L.CallStack.front()->getExprLoc()));
     addInstantiationNote(K, F.Notes);
