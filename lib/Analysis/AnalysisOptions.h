@@ -32,6 +32,11 @@ struct AnalysisOptions {
   bool ReportConditional = true;
   /// shmem-race: report benign races (all threads store one value).
   bool ReportBenign = false;
+  /// shmem-divergent-barrier: report a block barrier that threads miss only
+  /// because they returned from the kernel earlier (the CUDA C++ guide's
+  /// reading). Off by default: since PTX ISA 6 a bar.sync waits only for
+  /// the threads that have not exited.
+  bool StrictExits = false;
   /// Depth to which __device__ callees are analysed in the caller's context.
   unsigned InlineDepth = 8;
   /// Build the lane->bank pictures bank findings carry (Finding::Picture

@@ -93,6 +93,15 @@ void addInstantiationNote(const KernelContext &K,
 /// was assumed, how to state it.
 FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail = "");
 
+/// `tile[3][5]` for byte offset \p Off into the shared variable \p A
+/// accesses, as the messages of shmem-race and shmem-divergent-barrier name
+/// an element (in Race.cpp).
+std::string sharedElementName(const clang::ASTContext &Ctx,
+                              const SharedAccess &A, int64_t Off);
+/// ", s = 64": the counters of \p T's unrolled loops around \p A.
+std::string unrolledIterationValues(const KernelTrace &T,
+                                    const SharedAccess &A);
+
 /// Run every check enabled in \p Opts over the translation unit.
 RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
                    FindingSink &Sink);

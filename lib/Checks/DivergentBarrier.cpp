@@ -7,7 +7,10 @@
 // is control dependent on a branch whose condition is not uniform at the
 // barrier's scope, which catches data-dependent conditions, early returns,
 // jumps and thread-dependent trip counts alike, in the kernel and in the
-// __device__ functions it calls.
+// __device__ functions it calls. Threads that returned from the kernel do
+// not count for a block barrier (a bar.sync waits for the threads that have
+// not exited) unless StrictExits; what such exits break, survivors reading
+// elements only exited threads would write, is ExitedThreadData.cpp's.
 //
 // The kernel trace's per-thread masks (exact unless ActiveApprox) supply the
 // witness ("reached only by threads with threadIdx.x < 128") and settle the
@@ -22,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checks.h"
+#include "ExitedThreadData.h"
 
 #include "Analysis/Uniformity.h"
 
@@ -441,6 +445,11 @@ public:
     // again on another call path is skipped; runChecks emits them in
     // source order.
     visit(FU, Chain);
+    // The survivors' reads of what only exited threads would have written.
+    std::vector<Finding> ExitFindings;
+    findExitedThreadReads(K, Exited, ExitFindings);
+    for (const Finding &F : ExitFindings)
+      Sink.report(F);
   }
 
 private:
@@ -448,6 +457,8 @@ private:
   FindingSink &Sink;
   UniformityAnalysis UA;
   ContentFinder Contents;
+  /// Barriers divergent only through early exits (see check()).
+  std::vector<ExitedBarrier> Exited;
 
   const ThreadGeometry &geometry() const { return K.Trace.Geometry; }
 
@@ -592,6 +603,36 @@ private:
     if (isa<BreakStmt>(Exit))
       return Reason::Break;
     return Reason::Goto;
+  }
+
+  /// Whether the threads that \p Br keeps from the barrier leave the kernel
+  /// on the way: \p Br is not the barrier's loop and does not hold it, and
+  /// every jump out of its region is a return (the caller checks that the
+  /// function is the kernel).
+  bool leadsOnlyToExit(const BranchInfo &Br, const BarrierSite &Site,
+                       const FunctionUniformity &FU) {
+    const Stmt *Exit = nullptr;
+    return reasonFor(Br, Site, FU, Exit) == Reason::Return &&
+           llvm::all_of(Br.Exits,
+                        [](const Stmt *S) { return isa<ReturnStmt>(S); });
+  }
+
+  /// A __syncthreads() in the kernel body, or a call to a function that
+  /// executes one, that every thread reaches unless it returned through one
+  /// of \p Deciders: its trace events say which threads have exited by
+  /// then, for the data check.
+  void noteExitedBarrier(const BarrierSite &Site,
+                         llvm::ArrayRef<const BranchInfo *> Deciders) {
+    ExitedBarrier B;
+    B.Barrier = Site.S;
+    B.Call = Site.Callee != nullptr;
+    for (const BranchInfo *Br : Deciders) {
+      B.Conditions.push_back(Br->Condition);
+      for (const Stmt *R : Br->Exits)
+        if (!llvm::is_contained(B.Returns, R))
+          B.Returns.push_back(R);
+    }
+    Exited.push_back(std::move(B));
   }
 
   /// "the threads for which 'tid < n' is true", from the condition alone.
@@ -851,8 +892,28 @@ private:
       llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
         return uniformWithin(FU.conditionValue(*Br), Site.TileSize);
       });
+    // Since PTX ISA 6 a bar.sync waits only for the threads that have not
+    // exited: threads that returned from the kernel do not hold up a block
+    // barrier, so the branches that only lead to such a return do not make
+    // it divergent. What they can break is the data the survivors read
+    // (ExitedThreadData.h). Only the kernel's own returns are exits: a
+    // return from a __device__ function goes on in its caller.
+    llvm::SmallVector<const BranchInfo *, 2> ExitDeciders;
+    if (Site.Sc == Scope::Block && Chain.empty()) {
+      for (const BranchInfo *Br : Deciders)
+        if (leadsOnlyToExit(*Br, Site, FU))
+          ExitDeciders.push_back(Br);
+      if (!ExitDeciders.empty() && ExitDeciders.size() == Deciders.size() &&
+          !isa<GCCAsmStmt>(Site.S))
+        noteExitedBarrier(Site, ExitDeciders);
+      if (!K.Opts.StrictExits)
+        llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
+          return llvm::is_contained(ExitDeciders, Br);
+        });
+    }
     if (Deciders.empty()) {
-      checkUnconditionalMask(Chain, Site, Loc);
+      if (ExitDeciders.empty())
+        checkUnconditionalMask(Chain, Site, Loc);
       return;
     }
     const BranchInfo &Primary = *Deciders.front();

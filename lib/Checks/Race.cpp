@@ -114,56 +114,12 @@ private:
 
   /// `tile[3][5]` for byte offset \p Off into the shared variable.
   std::string element(const SharedAccess &A, int64_t Off) const {
-    std::string Name = baseName(A);
-    if (!A.Address.Base)
-      return Name;
-    QualType Ty = A.Address.Base->getType();
-    std::vector<int64_t> Dims; // 0: unbounded (extern __shared__ x[]).
-    while (const ArrayType *AT = K.Ctx.getAsArrayType(Ty)) {
-      const auto *CAT = dyn_cast<ConstantArrayType>(AT);
-      Dims.push_back(CAT ? int64_t(CAT->getSize().getZExtValue()) : 0);
-      Ty = AT->getElementType();
-    }
-    std::ostringstream OS;
-    OS << Name;
-    int64_t Size = Ty->isIncompleteType() || Ty->isDependentType()
-                       ? 0
-                       : K.Ctx.getTypeSizeInChars(Ty).getQuantity();
-    if (Dims.empty() || Size <= 0 || Off < 0) {
-      if (Off)
-        OS << " (byte " << Off << ")";
-      return OS.str();
-    }
-    int64_t Index = Off / Size, Rem = Off % Size;
-    std::vector<int64_t> Idx(Dims.size());
-    for (size_t I = Dims.size(); I-- > 1;) {
-      if (Dims[I] <= 0)
-        break;
-      Idx[I] = Index % Dims[I];
-      Index /= Dims[I];
-    }
-    Idx[0] = Index;
-    for (int64_t X : Idx)
-      OS << "[" << X << "]";
-    if (Rem)
-      OS << " (byte " << Rem << ")";
-    return OS.str();
+    return sharedElementName(K.Ctx, A, Off);
   }
 
   /// ", s = 64": the counters of unrolled loops around the access.
   std::string iterationValues(const SharedAccess &A) const {
-    std::string S;
-    for (unsigned P = 0; P < A.Loops.size(); ++P) {
-      if (A.LoopIterations[P] < 0)
-        continue;
-      auto It = K.Trace.Unrolled.find(A.Loops[P]);
-      if (It == K.Trace.Unrolled.end() || !It->second.Var ||
-          size_t(A.LoopIterations[P]) >= It->second.Values.size())
-        continue;
-      S += ", " + It->second.Var->getNameAsString() + " = " +
-           std::to_string(It->second.Values[A.LoopIterations[P]]);
-    }
-    return S;
+    return unrolledIterationValues(K.Trace, A);
   }
 
   std::string side(const RaceSide &S, const SharedAccess &A) const {
@@ -250,6 +206,62 @@ private:
 };
 
 } // namespace
+
+std::string sharedElementName(const ASTContext &Ctx, const SharedAccess &A,
+                              int64_t Off) {
+  std::string Name = "shared memory";
+  if (const auto *ND = dyn_cast_or_null<NamedDecl>(A.Address.Base))
+    Name = ND->getNameAsString();
+  if (!A.Address.Base)
+    return Name;
+  QualType Ty = A.Address.Base->getType();
+  std::vector<int64_t> Dims; // 0: unbounded (extern __shared__ x[]).
+  while (const ArrayType *AT = Ctx.getAsArrayType(Ty)) {
+    const auto *CAT = dyn_cast<ConstantArrayType>(AT);
+    Dims.push_back(CAT ? int64_t(CAT->getSize().getZExtValue()) : 0);
+    Ty = AT->getElementType();
+  }
+  std::ostringstream OS;
+  OS << Name;
+  int64_t Size = Ty->isIncompleteType() || Ty->isDependentType()
+                     ? 0
+                     : Ctx.getTypeSizeInChars(Ty).getQuantity();
+  if (Dims.empty() || Size <= 0 || Off < 0) {
+    if (Off)
+      OS << " (byte " << Off << ")";
+    return OS.str();
+  }
+  int64_t Index = Off / Size, Rem = Off % Size;
+  std::vector<int64_t> Idx(Dims.size());
+  for (size_t I = Dims.size(); I-- > 1;) {
+    if (Dims[I] <= 0)
+      break;
+    Idx[I] = Index % Dims[I];
+    Index /= Dims[I];
+  }
+  Idx[0] = Index;
+  for (int64_t X : Idx)
+    OS << "[" << X << "]";
+  if (Rem)
+    OS << " (byte " << Rem << ")";
+  return OS.str();
+}
+
+std::string unrolledIterationValues(const KernelTrace &T,
+                                    const SharedAccess &A) {
+  std::string S;
+  for (unsigned P = 0; P < A.Loops.size(); ++P) {
+    if (A.LoopIterations[P] < 0)
+      continue;
+    auto It = T.Unrolled.find(A.Loops[P]);
+    if (It == T.Unrolled.end() || !It->second.Var ||
+        size_t(A.LoopIterations[P]) >= It->second.Values.size())
+      continue;
+    S += ", " + It->second.Var->getNameAsString() + " = " +
+         std::to_string(It->second.Values[A.LoopIterations[P]]);
+  }
+  return S;
+}
 
 void checkRaces(const KernelContext &K, FindingSink &Sink) {
   RaceReporter Reporter(K, Sink);

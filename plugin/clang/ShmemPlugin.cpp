@@ -13,6 +13,7 @@
 //   checks=GLOB[,GLOB]   checks to run (default shmem-*)
 //   block=32x8           BlockDim option
 //   warp-size=32, min-degree=2, report-conditional=0|1, report-benign=0|1
+//   strict-exits=0|1
 //   pass=host|device|all
 //
 //===----------------------------------------------------------------------===//
@@ -123,6 +124,8 @@ protected:
         Opts.ReportConditional = Val != "0" && Val != "false";
       } else if (Key == "report-benign") {
         Opts.ReportBenign = Val != "0" && Val != "false";
+      } else if (Key == "strict-exits") {
+        Opts.StrictExits = Val != "0" && Val != "false";
       } else if (Key == "pass") {
         if (Val == "host")
           P = Pass::Host;

@@ -329,6 +329,11 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
         O.ReportBenign = *B;
       else
         Bad("true or false");
+    } else if (Name == "StrictExits" && Kind == CheckKind::DivergentBarrier) {
+      if (std::optional<bool> B = parseOptionBool(Value))
+        O.StrictExits = *B;
+      else
+        Bad("true or false");
     } else {
       Warnings.push_back("unknown check option '" + Key + "'");
     }
@@ -374,6 +379,9 @@ std::vector<AnalysisOptions> planAnalysisRuns(const CheckSettings &S) {
       break;
     case CheckKind::Race:
       Run->ReportBenign = O.ReportBenign;
+      break;
+    case CheckKind::DivergentBarrier:
+      Run->StrictExits = O.StrictExits;
       break;
     default:
       break;

@@ -109,7 +109,7 @@ struct CheckSettings {
 /// MinDegree and ReportConditional for shmem-bank-conflict, ReportBenign for
 /// shmem-race) to \p PerCheck. Bad values and unknown shmem-* options are
 /// left out, each with a message in \p Warnings; other checks' options are
-/// ignored.
+/// ignored. StrictExits is read for shmem-divergent-barrier.
 void applyCheckOptions(const std::map<std::string, std::string> &Options,
                        std::array<AnalysisOptions, NumCheckKinds> &PerCheck,
                        std::vector<std::string> &Warnings);

@@ -30,6 +30,7 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
   Options_.MinDegree = Options.get("MinDegree", 2u);
   Options_.ReportConditional = Options.get("ReportConditional", true);
   Options_.ReportBenign = Options.get("ReportBenign", false);
+  Options_.StrictExits = Options.get("StrictExits", false);
   Options_.enable(Kind);
   // clang-tidy shows messages, notes and fix-its only.
   Options_.Pictures = false;
@@ -44,6 +45,8 @@ void ShmemCheckBase::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O) {
   }
   if (Kind == CheckKind::Race)
     Options.store(O, "ReportBenign", Options_.ReportBenign);
+  if (Kind == CheckKind::DivergentBarrier)
+    Options.store(O, "StrictExits", Options_.StrictExits);
 }
 
 void ShmemCheckBase::registerMatchers(MatchFinder *Finder) {
@@ -86,7 +89,8 @@ bool sameAnalysis(const AnalysisOptions &A, const AnalysisOptions &B) {
   return A.WarpSize == B.WarpSize && A.BlockDim == B.BlockDim &&
          A.DefaultBlockDim == B.DefaultBlockDim && A.MinDegree == B.MinDegree &&
          A.ReportConditional == B.ReportConditional &&
-         A.ReportBenign == B.ReportBenign && A.InlineDepth == B.InlineDepth;
+         A.ReportBenign == B.ReportBenign && A.InlineDepth == B.InlineDepth &&
+         A.StrictExits == B.StrictExits;
 }
 class CollectSink : public FindingSink {
 public:

@@ -251,3 +251,36 @@ TEST(TidyConfigTest, OneRunPerWalkSetting) {
   S.Enabled.reset();
   EXPECT_TRUE(planAnalysisRuns(S).empty());
 }
+
+// shmem-divergent-barrier.StrictExits is that check's option only, and the
+// run that includes the check carries it.
+TEST(TidyConfigTest, StrictExitsIsTheBarrierChecksOption) {
+  std::array<AnalysisOptions, NumCheckKinds> Per;
+  std::vector<std::string> Warnings;
+  applyCheckOptions({{"shmem-divergent-barrier.StrictExits", "true"}}, Per,
+                    Warnings);
+  EXPECT_TRUE(Warnings.empty());
+  EXPECT_TRUE(Per[bit(CheckKind::DivergentBarrier)].StrictExits);
+  EXPECT_FALSE(Per[bit(CheckKind::Race)].StrictExits);
+
+  applyCheckOptions({{"shmem-race.StrictExits", "true"},
+                     {"shmem-divergent-barrier.StrictExits", "maybe"}},
+                    Per, Warnings);
+  EXPECT_EQ(Warnings,
+            (Globs{"invalid value 'maybe' for "
+                   "'shmem-divergent-barrier.StrictExits'; expected true or "
+                   "false",
+                   "unknown check option 'shmem-race.StrictExits'"}));
+  EXPECT_TRUE(Per[bit(CheckKind::DivergentBarrier)].StrictExits); // Unchanged.
+
+  CheckSettings S;
+  S.Enabled.set(bit(CheckKind::DivergentBarrier));
+  S.Enabled.set(bit(CheckKind::Race));
+  S.PerCheck[bit(CheckKind::DivergentBarrier)].StrictExits = true;
+  std::vector<AnalysisOptions> Runs = planAnalysisRuns(S);
+  ASSERT_EQ(Runs.size(), 1u);
+  EXPECT_TRUE(Runs[0].StrictExits);
+  S.PerCheck[bit(CheckKind::DivergentBarrier)].StrictExits = false;
+  S.PerCheck[bit(CheckKind::Race)].StrictExits = true; // Not its option.
+  EXPECT_FALSE(planAnalysisRuns(S)[0].StrictExits);
+}

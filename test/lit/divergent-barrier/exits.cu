@@ -1,18 +1,26 @@
 // RUN: %check_all_front_ends %s shmem-divergent-barrier
+// RUN: %check_all_front_ends %s shmem-divergent-barrier --prefix=CHECK-STRICT --tidy-config='{CheckOptions: {shmem-divergent-barrier.StrictExits: true}}' --plugin-args=strict-exits=1 --driver-args=--strict-exits=1
 
 // Barriers after a thread-dependent return, continue, break or goto. Blocks
 // of 128 threads.
+//
+// A bar.sync waits only for the threads that have not exited (PTX ISA 6 and
+// later), so threads that returned from the kernel do not make a barrier
+// divergent; CHECK-STRICT is the CUDA C++ guide's reading (StrictExits), which
+// asks for a block-uniform condition all the same. Threads that jump past a
+// barrier without exiting are reported either way.
 
 __global__ void earlyReturn(const float *in, float *out, int n) {
   __shared__ float s[128];
   int tid = threadIdx.x;
   if (tid >= n)
     return;
-  // CHECK-MESSAGES: :[[@LINE+2]]:3: warning: __syncthreads() is reached only by the threads for which 'tid >= n' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE+2]]:3: warning: __syncthreads() is reached only by the threads for which 'tid >= n' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
   s[tid] = in[tid];
   __syncthreads();
-  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: the threads that do not reach the barrier return early here
+  // CHECK-STRICT: :[[@LINE-5]]:7: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
+  // CHECK-STRICT: :[[@LINE-5]]:5: note: the threads that do not reach the barrier return early here
+  // The survivors read only what survivors wrote (exit-data.cu): silent.
   out[tid] = s[(tid + 1) % n];
 }
 
@@ -21,7 +29,7 @@ __global__ void earlyReturnConstant(const float *in, float *out) {
   if (threadIdx.x >= 100)
     return;
   __syncthreads();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: __syncthreads() is reached only by threads with threadIdx.x < 100 (100 of 128 threads); the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE-1]]:3: warning: __syncthreads() is reached only by threads with threadIdx.x < 100 (100 of 128 threads); the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
 }
 
 __global__ void skipWithContinue(float *out, int rounds) {
@@ -33,6 +41,8 @@ __global__ void skipWithContinue(float *out, int rounds) {
     __syncthreads();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x == r' is false; the other threads jump past it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: this condition depends on threadIdx.x; let every thread reach the barrier instead of jumping past it (guard the work instead)
+    // CHECK-STRICT: :[[@LINE-3]]:5: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x == r' is false; the other threads jump past it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+    // CHECK-STRICT: :[[@LINE-7]]:9: note: this condition depends on threadIdx.x; let every thread reach the barrier instead of jumping past it (guard the work instead)
   }
 }
 
@@ -43,6 +53,7 @@ __global__ void leaveWithBreak(const int *keys, float *out, int rounds) {
   for (int r = 0; r < rounds; ++r) {
     __syncthreads();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by the threads for which 's[threadIdx.x] == keys[r]' is false; the other threads jump past it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+    // CHECK-STRICT: :[[@LINE-2]]:5: warning: __syncthreads() is reached only by the threads for which 's[threadIdx.x] == keys[r]' is false; the other threads jump past it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
     if (s[threadIdx.x] == keys[r])
       break;
     s[threadIdx.x] += 1;
@@ -54,6 +65,7 @@ __global__ void jumpWithGoto(float *out) {
     goto done;
   __syncthreads();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x & 1' is false; the other threads jump past it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE-2]]:3: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x & 1' is false; the other threads jump past it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
   out[threadIdx.x] = 1;
 done:
   out[threadIdx.x] += 1;
@@ -111,6 +123,89 @@ __global__ void breakBeforeBarrier(const int *keys, int *out) {
   out[threadIdx.x] = k;
 }
 
+//===----------------------------------------------------------------------===//
+// What is an exit and what is not.
+//===----------------------------------------------------------------------===//
+
+// Threads that return inside the loop miss its later barriers, having
+// exited.
+__global__ void returnInLoop(float *out, int rounds) {
+  __shared__ float s[128];
+  for (int r = 0; r < rounds; ++r) {
+    if (threadIdx.x == r)
+      return;
+    s[threadIdx.x] = r;
+    __syncthreads();
+    // CHECK-STRICT: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x == r' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+    // CHECK-STRICT: :[[@LINE-5]]:9: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
+    // CHECK-STRICT: :[[@LINE-5]]:7: note: the threads that do not reach the barrier return early here
+  }
+}
+
+__device__ void syncAndStore(float *s) {
+  __syncthreads();
+  s[threadIdx.x] = 2;
+}
+
+// The barrier in the helper waits for the threads that have not exited.
+__global__ void callAfterExit(float *out, int n) {
+  __shared__ float s[128];
+  if (threadIdx.x >= n)
+    return;
+  syncAndStore(s);
+  // CHECK-STRICT: :[[@LINE-1]]:3: warning: the call to 'syncAndStore' executes __syncthreads() but is reached only by the threads for which 'threadIdx.x >= n' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE-4]]:7: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
+  // CHECK-STRICT: :[[@LINE-4]]:5: note: the threads that do not reach the barrier return early here
+  // CHECK-STRICT: :[[@LINE-13]]:3: note: the barrier is here
+}
+
+// bar.sync 0 is the barrier __syncthreads() compiles to.
+__global__ void asmAfterExit(float *out, int n) {
+  if (threadIdx.x >= n)
+    return;
+  asm volatile("bar.sync 0;");
+  // CHECK-STRICT: :[[@LINE-1]]:3: warning: inline asm 'bar.sync' is reached only by the threads for which 'threadIdx.x >= n' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE-4]]:7: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
+  // CHECK-STRICT: :[[@LINE-4]]:5: note: the threads that do not reach the barrier return early here
+}
+
+// A return from a __device__ function is no exit: the threads that leave
+// the helper early go on to the kernel's barrier while the others wait at
+// the helper's.
+__device__ void syncIfInRange(float *s, int n) {
+  if (threadIdx.x >= n)
+    return;
+  __syncthreads();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x >= n' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: the threads that do not reach the barrier return early here
+  // CHECK-STRICT: :[[@LINE-4]]:3: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x >= n' is false; the other threads have returned, so it does not synchronise the whole block (undefined behaviour) [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE-7]]:7: note: this condition depends on threadIdx.x; keep the threads alive to the barrier instead of returning early (guard the work that follows instead)
+  // CHECK-STRICT: :[[@LINE-7]]:5: note: the threads that do not reach the barrier return early here
+  s[threadIdx.x] = 1;
+}
+__global__ void helperReturn(float *out, int n) {
+  __shared__ float s[128];
+  syncIfInRange(s, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: in the call from kernel 'helperReturn'
+  // CHECK-STRICT: :[[@LINE-2]]:3: note: in the call from kernel 'helperReturn'
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// After an exit, a thread-dependent branch around the barrier still makes
+// the survivors skip it.
+__global__ void exitThenBranch(float *out, int n) {
+  if (threadIdx.x >= n)
+    return;
+  if (threadIdx.x < 64)
+    __syncthreads();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x < 64' is true; the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition depends on threadIdx.x; hoist the barrier out of the branch so that every thread of the block reaches it
+  // CHECK-STRICT: :[[@LINE-3]]:5: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x < 64' is true; the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+  // CHECK-STRICT: :[[@LINE-5]]:7: note: this condition depends on threadIdx.x; hoist the barrier out of the branch so that every thread of the block reaches it
+}
+
 int main() {
   earlyReturn<<<1, 128>>>(nullptr, nullptr, 100);
   earlyReturnConstant<<<1, 128>>>(nullptr, nullptr);
@@ -122,4 +217,9 @@ int main() {
   guardInsteadOfReturn<<<1, 128>>>(nullptr, nullptr, 100);
   uniformContinue<<<1, 128>>>(nullptr, 4);
   breakBeforeBarrier<<<1, 128>>>(nullptr, nullptr);
+  returnInLoop<<<1, 128>>>(nullptr, 4);
+  callAfterExit<<<1, 128>>>(nullptr, 100);
+  asmAfterExit<<<1, 128>>>(nullptr, 100);
+  helperReturn<<<1, 128>>>(nullptr, 100);
+  exitThenBranch<<<1, 128>>>(nullptr, 100);
 }
