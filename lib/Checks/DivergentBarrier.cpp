@@ -22,6 +22,7 @@
 
 #include "Checks.h"
 
+#include "Analysis/Program/CudaModel.h"
 #include "Analysis/Uniformity.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -118,11 +119,25 @@ struct BarrierSite {
   std::vector<const Stmt *> Path;
 };
 
-std::string calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    if (FD->getDeclName().isIdentifier())
-      return FD->getName().str();
-  return {};
+using cuda::calleeName;
+
+Scope scopeOf(cuda::SyncScope S) {
+  switch (S) {
+  case cuda::SyncScope::Grid:
+    return Scope::Grid;
+  case cuda::SyncScope::Counted:
+    return Scope::Counted;
+  case cuda::SyncScope::Warp:
+  case cuda::SyncScope::Coalesced:
+    return Scope::Warp;
+  case cuda::SyncScope::Tile:
+    return Scope::Tile;
+  case cuda::SyncScope::Group:
+    return Scope::Group;
+  case cuda::SyncScope::Block:
+    break;
+  }
+  return Scope::Block;
 }
 
 std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max = 48) {
@@ -139,14 +154,6 @@ std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max = 48) {
   return T.str();
 }
 
-const CXXRecordDecl *groupRecord(const CallExpr *Call) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getRecordDecl();
-  if (Call->getNumArgs() == 1)
-    return Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  return nullptr;
-}
-
 std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent())
     return std::nullopt;
@@ -159,9 +166,8 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
 /// coalesced_group::sync() and cg::sync(coalesced): the group is, by
 /// construction, the threads that reach the call.
 bool isCoalescedSync(const CallExpr *Call) {
-  const CXXRecordDecl *RD = groupRecord(Call);
-  return RD && RD->getDeclName().isIdentifier() &&
-         RD->getName() == "coalesced_group" && calleeName(Call) == "sync";
+  auto B = cuda::barrierOf(Call);
+  return B && B->Scope == cuda::SyncScope::Coalesced;
 }
 
 /// The barrier a call is, with its scope; none for calls that are not
@@ -170,32 +176,16 @@ bool isCoalescedSync(const CallExpr *Call) {
 std::optional<BarrierSite> barrierCall(const CallExpr *Call,
                                        const FunctionUniformity &FU,
                                        const ASTContext &Ctx) {
-  auto Kind = barrierKindOf(Call);
-  if (!Kind)
+  auto Kind = cuda::barrierOf(Call);
+  if (!Kind || Kind->Scope == cuda::SyncScope::Coalesced)
     return std::nullopt;
   BarrierSite B;
   B.S = Call;
-  std::string Callee = calleeName(Call);
   B.Name = text(Call, Ctx, 40);
   if (B.Name.empty())
-    B.Name = Callee + "()";
-  B.Sc = *Kind == BarrierKind::Block ? Scope::Block : Scope::Warp;
-  if (isCoalescedSync(Call))
-    return std::nullopt;
-  if (const CXXRecordDecl *RD = groupRecord(Call);
-      RD && Callee == "sync" && RD->getDeclName().isIdentifier()) {
-    StringRef R = RD->getName();
-    if (R == "grid_group")
-      B.Sc = Scope::Grid;
-    else if (R == "thread_group")
-      B.Sc = Scope::Group;
-    else if (R == "thread_block_tile") {
-      B.Sc = Scope::Tile;
-      B.TileSize = tileSizeOf(RD);
-      if (B.TileSize == 0)
-        B.Sc = Scope::Group;
-    }
-  }
+    B.Name = calleeName(Call) + "()";
+  B.Sc = scopeOf(Kind->Scope);
+  B.TileSize = Kind->TileSize;
   if (B.Sc == Scope::Warp) {
     const Expr *Mask = Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
     if (!Mask || isa<CXXDefaultArgExpr>(Mask)) {
@@ -214,27 +204,14 @@ std::optional<BarrierSite> barrierCall(const CallExpr *Call,
 /// `bar.sync 0;`, `barrier.sync.aligned 1, 128;`, `bar.red.popc...` in
 /// inline asm. With a thread count the barrier waits for whole warps only.
 std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
-  std::string T = Asm->getAsmString();
-  for (const char *Key : {"barrier.sync", "bar.sync", "barrier.red", "bar.red"}) {
-    size_t At = T.find(Key);
-    if (At == std::string::npos)
-      continue;
-    BarrierSite B;
-    B.S = Asm;
-    B.Name = "inline asm '" + std::string(Key) + "'";
-    B.Sc = Scope::Block;
-    if (StringRef(Key).ends_with("sync")) {
-      // Skip the modifiers, then look for a second operand.
-      size_t Ops = T.find_first_of(" \t", At);
-      size_t End = T.find_first_of(";\n", At);
-      if (Ops != std::string::npos && Ops < End &&
-          T.substr(Ops, End == std::string::npos ? End : End - Ops)
-                  .find(',') != std::string::npos)
-        B.Sc = Scope::Counted;
-    }
-    return B;
-  }
-  return std::nullopt;
+  auto A = cuda::asmBarrierOf(Asm);
+  if (!A)
+    return std::nullopt;
+  BarrierSite B;
+  B.S = Asm;
+  B.Name = "inline asm '" + A->Mnemonic + "'";
+  B.Sc = A->Counted ? Scope::Counted : Scope::Block;
+  return B;
 }
 
 /// What a function executes, through the functions it calls: the first
