@@ -34,6 +34,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -113,6 +114,11 @@ struct BarrierSite {
   /// For Warp: the mask, when constant.
   std::optional<uint32_t> Mask;
   std::string Name; ///< "__syncthreads()", as written when short.
+  /// A warp collective with a mask (`__shfl_sync`, `__ballot_sync`, ...;
+  /// Sc is Warp), or a call to a function that executes one: every
+  /// non-exited lane of the mask must execute it, and only those. Its
+  /// events are KernelTrace::Collectives.
+  bool Collective = false;
   /// For a call to a function that executes a barrier: the callee, and the
   /// calls and barrier inside it, outermost first.
   const FunctionDecl *Callee = nullptr;
@@ -214,11 +220,17 @@ std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
   return B;
 }
 
+/// A warp collective with a mask (cuda::collectiveOf).
+bool isMaskedCollective(const CallExpr *Call) {
+  auto C = cuda::collectiveOf(Call);
+  return C && C->Sync && Call->getNumArgs() > 0;
+}
+
 /// What a function executes, through the functions it calls: the first
-/// block-level, counted (whole-warp) and warp-level barrier, with the path
-/// of calls to each.
+/// block-level, counted (whole-warp) and warp-level barrier and the first
+/// warp collective, with the path of calls to each.
 struct BarrierContent {
-  std::vector<const Stmt *> BlockPath, CountedPath, WarpPath;
+  std::vector<const Stmt *> BlockPath, CountedPath, WarpPath, CollectivePath;
   bool any() const {
     return !BlockPath.empty() || !CountedPath.empty() || !WarpPath.empty();
   }
@@ -270,6 +282,11 @@ private:
           Path.push_back(Call);
         return true;
       }
+      if (isMaskedCollective(Call)) {
+        if (Out.CollectivePath.empty())
+          Out.CollectivePath.push_back(Call);
+        return true;
+      }
       if (const FunctionDecl *Def = definition(Call, CF.Ctx)) {
         const BarrierContent &Sub = CF.of(Def);
         auto Take = [&](std::vector<const Stmt *> &Path,
@@ -282,6 +299,7 @@ private:
         Take(Out.BlockPath, Sub.BlockPath);
         Take(Out.CountedPath, Sub.CountedPath);
         Take(Out.WarpPath, Sub.WarpPath);
+        Take(Out.CollectivePath, Sub.CollectivePath);
       }
       return true;
     }
@@ -506,11 +524,15 @@ private:
           check(FU, Chain, *Site);
           continue;
         }
+        if (isMaskedCollective(Call)) {
+          check(FU, Chain, collectiveSite(Call, FU, Chain));
+          continue;
+        }
         const FunctionDecl *Def = ContentFinder::definition(Call, K.Ctx);
         if (!Def)
           continue;
         const BarrierContent &C = Contents.of(Def);
-        if (!C.any())
+        if (!C.any() && C.CollectivePath.empty())
           continue;
         check(FU, Chain, callSite(Call, Def, C));
         if (const FunctionUniformity *Sub = FU.callee(Call);
@@ -535,9 +557,13 @@ private:
     } else if (!C.CountedPath.empty()) {
       Site.Path = C.CountedPath;
       Site.Sc = Scope::Counted;
-    } else {
+    } else if (!C.WarpPath.empty()) {
       Site.Path = C.WarpPath;
       Site.Sc = Scope::Warp;
+    } else {
+      Site.Path = C.CollectivePath;
+      Site.Sc = Scope::Warp;
+      Site.Collective = true;
     }
     const Stmt *Barrier = Site.Path.back();
     if (const auto *BC = dyn_cast<CallExpr>(Barrier)) {
@@ -549,6 +575,48 @@ private:
     }
     // For warp barriers in callees the masks come with the trace's events.
     return Site;
+  }
+
+  /// A warp collective called here. Its mask is the constant or exact
+  /// value of argument 0, else the one the walk found in every execution
+  /// (a ballot or __activemask() it could evaluate).
+  BarrierSite collectiveSite(const CallExpr *Call, const FunctionUniformity &FU,
+                             const std::vector<const CallExpr *> &Chain) {
+    BarrierSite Site;
+    Site.S = Call;
+    Site.Sc = Scope::Warp;
+    Site.Collective = true;
+    Site.Name = text(Call, K.Ctx, 40);
+    if (Site.Name.empty())
+      Site.Name = calleeName(Call) + "()";
+    const Expr *Mask = Call->getArg(0);
+    if (auto C = constantOf(Mask, K.Ctx)) {
+      Site.Mask = uint32_t(*C);
+    } else if (const UniformityValue *V = FU.value(Mask); V && V->PerThread) {
+      if (auto C = V->PerThread->asConstant())
+        Site.Mask = uint32_t(*C);
+    }
+    if (!Site.Mask) {
+      std::vector<const BarrierEvent *> Evs = events(Site, Chain);
+      if (!Evs.empty() && llvm::all_of(Evs, [&](const BarrierEvent *Ev) {
+            return Ev->WarpMask && Ev->WarpMask == Evs.front()->WarpMask;
+          }))
+        Site.Mask = Evs.front()->WarpMask;
+    }
+    return Site;
+  }
+
+  /// A branch that threads leave only by returning from the kernel, with
+  /// the barrier after it: the lanes that go are gone, and a warp barrier or
+  /// collective waits only for the non-exited lanes of its mask (CUDA
+  /// guide, warp shuffle and __syncwarp), so the branch does not decide it.
+  bool exitsKernel(const BranchInfo &Br, const BarrierSite &Site,
+                   const FunctionUniformity &FU,
+                   const std::vector<const CallExpr *> &Chain) {
+    const Stmt *Exit = nullptr;
+    return Chain.empty() && reasonFor(Br, Site, FU, Exit) == Reason::Return &&
+           llvm::all_of(Br.Exits,
+                        [](const Stmt *S) { return isa<ReturnStmt>(S); });
   }
 
   /// "'blockSum'", or for a lambda or function object "'reduce'" as the
@@ -583,7 +651,8 @@ private:
          bool AnyKind = false) {
     std::vector<const BarrierEvent *> Out;
     bool WarpKind = Site.Sc == Scope::Warp || Site.Sc == Scope::Tile;
-    for (const BarrierEvent &Ev : K.Trace.Barriers) {
+    for (const BarrierEvent &Ev :
+         Site.Collective ? K.Trace.Collectives : K.Trace.Barriers) {
       if (Ev.CallStack.size() < Chain.size() ||
           !std::equal(Chain.begin(), Chain.end(), Ev.CallStack.begin()))
         continue;
@@ -748,6 +817,10 @@ private:
       std::optional<uint32_t> Mask = Site.Callee ? Ev->WarpMask : Site.Mask;
       if (!Mask)
         return {};
+      // Lanes that have left the kernel need not arrive.
+      auto Gone = [&](unsigned T) {
+        return !Ev->Exited.empty() && Ev->Exited[T];
+      };
       for (unsigned Wp = 0; Wp < G.warps(); ++Wp) {
         std::vector<unsigned> Act, Missing, Outside;
         for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T) {
@@ -755,7 +828,7 @@ private:
           bool InMask = L < 32 && (*Mask >> L) & 1;
           if (Ev->Active[T])
             Act.push_back(L);
-          if (InMask && !Ev->Active[T])
+          if (InMask && !Ev->Active[T] && !Gone(T))
             Missing.push_back(L);
           if (!InMask && Ev->Active[T])
             Outside.push_back(L);
@@ -763,13 +836,20 @@ private:
         if (Act.empty())
           continue;
         ++WarpsReaching;
+        // The message describes the first bad warp: its lanes, and those
+        // that reach the call there. Lanes outside the mask outrank lanes
+        // missing from it.
         if (!Outside.empty()) {
+          if (!Extra)
+            Bad.clear();
           Extra = true;
+          if (Bad.empty())
+            ActiveLanes = Act;
           Bad.push_back({Wp, Outside});
-          ActiveLanes = Act;
         } else if (!Missing.empty() && !Extra) {
+          if (Bad.empty())
+            ActiveLanes = Act;
           Bad.push_back({Wp, Missing});
-          ActiveLanes = Act;
         }
       }
     }
@@ -783,13 +863,24 @@ private:
             ? " of each warp"
             : " of warp " + std::to_string(Bad.front().first);
     std::ostringstream OS;
+    // A collective's message names its mask's value too: the call's text
+    // may spell it as a variable.
+    std::string Its = "its mask";
+    if (Site.Collective && !Site.Callee && Site.Mask) {
+      std::ostringstream M;
+      M << "its mask 0x" << std::hex << *Site.Mask;
+      Its = M.str();
+    }
+    auto Lanes = [](const std::vector<unsigned> &V) {
+      return (V.size() == 1 ? "lane " : "lanes ") + rangeList(V);
+    };
     if (Extra)
-      OS << "is executed by lanes " << rangeList(Bad.front().second) << Where
-         << ", which its mask does not name";
+      OS << "is executed by " << Lanes(Bad.front().second) << Where
+         << ", which " << Its << " does not name";
     else
-      OS << "is reached only by lanes " << rangeList(ActiveLanes) << Where
-         << "; lanes " << rangeList(Bad.front().second)
-         << ", which its mask names, never arrive";
+      OS << "is reached only by " << Lanes(ActiveLanes) << Where << "; "
+         << Lanes(Bad.front().second) << ", which " << Its
+         << " names, never arrive" << (Bad.front().second.size() == 1 ? "s" : "");
     return OS.str();
   }
 
@@ -882,6 +973,10 @@ private:
       llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
         return uniformWithin(FU.conditionValue(*Br), Site.TileSize);
       });
+    if (Site.Sc == Scope::Warp)
+      llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
+        return exitsKernel(*Br, Site, FU, Chain);
+      });
     if (Deciders.empty()) {
       checkUnconditionalMask(Chain, Site, Loc);
       return;
@@ -920,6 +1015,9 @@ private:
     std::ostringstream Msg;
     bool UsedMask = false;
     bool Warpish = Site.Sc == Scope::Warp || Site.Sc == Scope::Tile;
+    // What a collective that not every lane of its mask executes gives:
+    // the CUDA guide leaves its result undefined.
+    const std::string Undefined = "so the result is undefined";
     if (Why == Reason::Loop) {
       if (Site.Sc == Scope::Warp && !Site.Callee && Site.Mask != 0xffffffffu)
         return; // A partial mask in a lane-dependent loop: no claim.
@@ -930,7 +1028,7 @@ private:
                            : "'" + Cond + "' of the loop")
           << " at line " << line(Primary.Construct) << " differs between "
           << (Warpish ? "lanes" : "threads") << ", "
-          << consequence(Why, Site.Sc);
+          << (Site.Collective ? Undefined : consequence(Why, Site.Sc));
     } else if (Site.Sc == Scope::Warp) {
       if (!Site.Callee && !Site.Mask)
         return; // A computed mask: no claim.
@@ -940,16 +1038,17 @@ private:
         if (Mismatch.empty())
           return;
         Msg << Subject << " " << Mismatch
-            << (Extra ? "; that is undefined behaviour"
-                      : ", so the warp may hang");
+            << (Extra              ? "; that is undefined behaviour"
+                : Site.Collective ? ", " + Undefined
+                                   : ", so the warp may hang");
         UsedMask = true;
       } else {
         if (!Site.Callee && Site.Mask != 0xffffffffu)
           return; // A partial mask under an unknown condition: no claim.
         Msg << Subject << " is reached only by "
             << conditionWitness(Primary, Site, FU, /*Lanes=*/true)
-            << ", but every lane of the warp must reach it, so the warp may "
-               "hang";
+            << ", but every lane of the warp must reach it, "
+            << (Site.Collective ? Undefined : "so the warp may hang");
       }
     } else if (Site.Sc == Scope::Tile) {
       if (Exact) {
@@ -988,17 +1087,20 @@ private:
     std::string Depends = CV.Source.K == VarianceSource::None
                               ? std::string("values that differ between threads")
                               : describeSource(CV.Source, K.Ctx);
+    std::string Fix = fixFor(Why, Site.Sc);
+    if (Site.Collective)
+      for (size_t At; (At = Fix.find("the barrier")) != std::string::npos;)
+        Fix.replace(At, strlen("the barrier"), "the call");
     F.Notes.push_back({Primary.Condition->getBeginLoc(),
-                       "this condition depends on " + Depends + "; " +
-                           fixFor(Why, Site.Sc)});
+                       "this condition depends on " + Depends + "; " + Fix});
     if (Exit && Why != Reason::Inside && Why != Reason::Loop) {
       const char *What = Why == Reason::Return     ? "return early here"
                          : Why == Reason::Continue ? "continue here"
                          : Why == Reason::Break    ? "break out of the loop here"
                                                    : "jump away here";
-      F.Notes.push_back(
-          {Exit->getBeginLoc(),
-           std::string("the threads that do not reach the barrier ") + What});
+      F.Notes.push_back({Exit->getBeginLoc(),
+                         std::string("the threads that do not reach the ") +
+                             (Site.Collective ? "call " : "barrier ") + What});
     }
     addContextNotes(F, Site, Chain, UsedMask);
     Done.Locs.insert(Loc);
@@ -1065,7 +1167,8 @@ private:
       const Stmt *B = Site.Path.back();
       SourceLocation BL = isa<GCCAsmStmt>(B) ? cast<GCCAsmStmt>(B)->getAsmLoc()
                                              : B->getBeginLoc();
-      F.Notes.push_back({BL, "the barrier is here"});
+      F.Notes.push_back({BL, Site.Collective ? "the collective is here"
+                                             : "the barrier is here"});
     }
     if (!Chain.empty())
       F.Notes.push_back(kernelCallNote(K, Chain.front()->getBeginLoc()));
