@@ -299,6 +299,11 @@ private:
   /// the walk (BarrierEvent::Exited). AnyExited: some thread has.
   std::vector<char> Exited;
   bool AnyExited = false;
+  /// Branch sides and loop bodies being walked whose condition is not known
+  /// per thread: the active mask there says who may run, not who does (both
+  /// sides of `if (n > 0)` run with every thread), so a return there is no
+  /// certain exit.
+  unsigned Uncertain = 0;
   /// Drops the exited threads from Active, where a construct restores the
   /// mask it was entered with.
   void dropExited() {
@@ -2811,7 +2816,7 @@ private:
           Frames.back().Returned[I] = 1;
     // A return from the kernel's body ends the thread. Probe walks
     // (Recording off) leave no trace.
-    if (Frames.empty() && Recording)
+    if (Frames.empty() && Recording && !Uncertain && !ActiveApprox)
       for (unsigned I = 0; I < N; ++I)
         if (Active[I])
           Exited[I] = 1, AnyExited = true;
@@ -2917,7 +2922,9 @@ private:
     std::vector<char> SideStart;
     if (Inexact)
       SideStart = Active;
+    Uncertain += Inexact;
     walkStmt(If->getThen());
+    Uncertain -= Inexact;
     bool ThenKeepsAll = Inexact && Active == SideStart;
     std::vector<char> ThenActive = Active;
     bool ThenApprox = ActiveApprox;
@@ -2932,8 +2939,10 @@ private:
     Narrow(false);
     if (Inexact)
       SideStart = Active;
+    Uncertain += Inexact;
     if (If->getElse())
       walkStmt(If->getElse());
+    Uncertain -= Inexact;
     bool ElseKeepsAll = Inexact && Active == SideStart;
     std::vector<char> ElseActive = Active;
     bool ElseApprox = ActiveApprox;
@@ -2976,7 +2985,9 @@ private:
     Env Entry = Vars;
     std::vector<char> EntryActive = Active;
     LoopStates.push_back(LoopState());
+    ++Uncertain; // Every case runs with every thread possibly active.
     walkStmt(Sw->getBody());
+    --Uncertain;
     LoopStates.pop_back();
     Env After = Vars;
     LaneValue Unk = unknown("switch");
@@ -3366,11 +3377,13 @@ private:
     LoopIterations.push_back(Iteration);
     LoopStates.push_back(LoopState());
     bool IsDo = isa<DoStmt>(L);
+    bool Unsure = false;
     if (!Cond)
       noteBranch(L, constant(1));
     if (Cond && !IsDo) {
       LaneValue C = eval(Cond).Int;
       noteBranch(L, C);
+      Unsure = !C.isConcrete();
       if (C.isConcrete()) {
         narrowActive(C, true);
       } else if (!C.isUniform()) {
@@ -3379,7 +3392,9 @@ private:
         ActiveApprox = ActiveApprox || C.isUnknown();
       }
     }
+    Uncertain += Unsure;
     walkStmt(Body);
+    Uncertain -= Unsure;
     const LoopState &LS = LoopStates.back();
     if (!LS.Continued.empty())
       for (unsigned I = 0; I < N; ++I)

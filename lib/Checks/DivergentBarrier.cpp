@@ -1035,7 +1035,7 @@ private:
       if (Exact) {
         bool Extra = false;
         std::string Mismatch = laneMismatch(Site, Evs, Extra);
-        if (Mismatch.empty())
+        if (Mismatch.empty() || (Extra && shapeGuessed(Site)))
           return;
         Msg << Subject << " " << Mismatch
             << (Extra              ? "; that is undefined behaviour"
@@ -1125,7 +1125,7 @@ private:
     std::string Mismatch = laneMismatch(Site, Evs, Extra);
     // Lanes the mask names but that never arrive are the branch case, which
     // needs a decider; with none, only lanes outside the mask are a finding.
-    if (Mismatch.empty() || !Extra)
+    if (Mismatch.empty() || !Extra || shapeGuessed(Site))
       return;
     Finding F;
     F.Check = CheckKind::DivergentBarrier;
@@ -1143,6 +1143,14 @@ private:
     addContextNotes(F, Site, Chain, /*UsedMask=*/true);
     Done.Locs.insert(Loc);
     Findings.push_back(std::move(F));
+  }
+
+  /// A collective's lanes outside its mask under a block shape that was
+  /// assumed, not stated: a partial constant mask usually encodes the real
+  /// block width (cuda-samples' reduce7<T, 16> computes 0xffff from its
+  /// block size), so the extra lanes are the guess's, not the kernel's.
+  bool shapeGuessed(const BarrierSite &Site) const {
+    return Site.Collective && K.Trace.GeometryAssumed;
   }
 
   static std::vector<unsigned> maskLanes(uint32_t Mask) {

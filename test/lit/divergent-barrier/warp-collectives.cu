@@ -165,6 +165,16 @@ __global__ void afterEarlyExit(const int *in, int *out, int n) {
   out[tid] = v;
 }
 
+// Not launched, so the block shape is assumed (256 threads): a partial
+// constant mask then likely encodes the real block width (cuda-samples'
+// reduce7<T, 16>), and lanes outside it are the guess's (compare
+// laneOutsideMask, launched with 128 threads).
+__global__ void maskForNarrowBlock(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  v = __shfl_xor_sync(0x0000ffff, v, 1);
+  out[threadIdx.x] = v;
+}
+
 int main() {
   halfWarpFullMaskShuffle<<<1, 128>>>(nullptr, nullptr);
   shortCircuitButterfly<<<1, 128>>>(nullptr, nullptr);
