@@ -31,6 +31,11 @@ TEST(CudaModel, AsmBarriers) {
   ASSERT_TRUE(A);
   EXPECT_EQ(A->Mnemonic, "barrier.sync");
   EXPECT_TRUE(A->Counted);
+  EXPECT_EQ(A->Count, 128u);
+  A = cuda::asmBarrierOf("bar.sync 1, %0;");
+  ASSERT_TRUE(A);
+  EXPECT_TRUE(A->Counted);
+  EXPECT_FALSE(A->Count);
 
   A = cuda::asmBarrierOf("barrier.red.popc.u32 %0, 0, %1;");
   ASSERT_TRUE(A);

@@ -141,10 +141,14 @@ std::optional<AsmBarrier> asmBarrierOf(StringRef T) {
       // Skip the modifiers, then look for a second operand.
       size_t Ops = T.find_first_of(" \t", At);
       size_t End = T.find_first_of(";\n", At);
-      if (Ops != StringRef::npos && Ops < End &&
-          T.substr(Ops, End == StringRef::npos ? End : End - Ops)
-                  .contains(','))
+      StringRef Operands =
+          Ops != StringRef::npos && Ops < End ? T.slice(Ops, End) : "";
+      if (size_t Comma = Operands.find(','); Comma != StringRef::npos) {
         B.Counted = true;
+        unsigned C = 0;
+        if (!Operands.drop_front(Comma + 1).trim().getAsInteger(0, C))
+          B.Count = C;
+      }
     }
     return B;
   }

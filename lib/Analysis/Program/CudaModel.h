@@ -87,6 +87,9 @@ struct AsmBarrier {
   /// `bar.sync id, count`: the barrier waits for `count` threads, whole
   /// warps, rather than the block.
   bool Counted = false;
+  /// For Counted: the thread count when it is an immediate (`bar.sync 1,
+  /// 64;`), not an operand (`bar.sync 1, %0;`).
+  std::optional<unsigned> Count;
   /// bar.red / barrier.red: a block-wide reduction as well.
   bool Reduces = false;
 };
