@@ -3,7 +3,8 @@
 // KernelReach::reachesSharedOrBarrier(): a scan of the AST, no evaluation.
 // It must over-approximate the walk (KernelWalker.cpp), which records a
 // shared access only through a `__shared__` variable it reaches by name, a
-// barrier only at a call barrierKindOf() names or in inline assembly, and
+// barrier or warp collective only at a call CudaModel names
+// (cuda::barrierOf, cuda::collectiveOf) or in inline assembly, and
 // follows only calls to functions whose bodies it sees. The scan follows
 // every function named anywhere in the code it visits, whether the walk
 // would inline it or not, and the default arguments and member initializers
@@ -12,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelTrace.h"
+#include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -48,7 +50,10 @@ public:
     return referenced(E->getMemberDecl());
   }
   bool VisitCallExpr(CallExpr *C) {
-    if (found(barrierKindOf(C).has_value()))
+    // A collective is synchronisation the barrier check looks at, even in a
+    // kernel with no shared memory.
+    if (found(cuda::barrierOf(C).has_value() ||
+              cuda::collectiveOf(C).has_value()))
       return false;
     name(C->getDirectCallee());
     return true;

@@ -193,6 +193,11 @@ struct BarrierEvent {
   unsigned TileSize = 0;
   std::vector<char> Active;
   bool ActiveApprox = false;
+  /// 1 in the threads that have left the kernel (returned from its body)
+  /// before reaching the event; empty when none has. They need not arrive:
+  /// a `bar.sync` waits for the non-exited threads, a warp collective or
+  /// `__syncwarp` for the non-exited lanes of its mask.
+  std::vector<char> Exited;
   std::vector<const clang::CallExpr *> CallStack;
   std::vector<const clang::Stmt *> Loops;
   std::vector<int> LoopIterations; ///< As in SharedAccess.
@@ -207,6 +212,15 @@ struct KernelTrace {
   SymbolTable Symbols;
   std::vector<SharedAccess> Accesses;
   std::vector<BarrierEvent> Barriers;
+  /// Warp collectives with a mask (`__shfl_*_sync`, `__ballot_sync`,
+  /// `__all/_any/_uni_sync`, `__match_*_sync`, `__reduce_*_sync`; see
+  /// cuda::collectiveOf), as warp-level events: WarpMask is the mask when
+  /// the walk knows it and it is the same in every thread that executes the
+  /// call. They synchronise the lanes of their mask but order no memory, so
+  /// they are kept apart from Barriers, which the race check and the
+  /// barrier intervals read. Seq is that of the next event in program order
+  /// (collectives take no number of their own).
+  std::vector<BarrierEvent> Collectives;
   /// Global loads and stores (see GlobalAccess), in program order.
   std::vector<GlobalAccess> GlobalAccesses;
   /// Per branching statement (if, loop, switch, ?:, && and ||, keyed as the
@@ -261,7 +275,7 @@ KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kerne
                         const PaddingOverride *Pad = nullptr,
                         const IterationPins *Pins = nullptr);
 
-/// The barrier a call is, if any (by callee name, as CUDA code spells it).
+/// The barrier a call is, if any, as the trace records it (cuda::barrierOf).
 std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);
 
 /// The thread count of a `thread_block_tile<N, ...>` specialisation; 0 for
@@ -270,8 +284,9 @@ unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
 
 /// Whether the code a kernel reaches (its body and, transitively, the
 /// bodies of the functions it calls or names) refers to a `__shared__`
-/// variable, calls a barrier (barrierKindOf) or holds inline assembly. When
-/// it does not, the walk can record no shared access and no barrier, so no
+/// variable, calls a barrier or a warp collective (cuda::barrierOf,
+/// cuda::collectiveOf) or holds inline assembly. When it does not, the walk
+/// can record no shared access, barrier or collective, so no
 /// check has anything to report: many kernels of real code use no shared
 /// memory, and this syntactic scan costs a fraction of a walk. One object
 /// per translation unit: each function's body is scanned once, however many

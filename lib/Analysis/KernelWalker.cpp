@@ -10,6 +10,7 @@
 
 #include "ExprUtil.h"
 #include "KernelTrace.h"
+#include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -51,61 +52,13 @@ SymbolId SymbolTable::get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
   return It->second;
 }
 
-static std::string calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    if (FD->getDeclName().isIdentifier())
-      return FD->getName().str();
-  return {};
-}
+using cuda::calleeName;
 
-unsigned tileSizeOf(const CXXRecordDecl *RD) {
-  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
-    if (Spec->getTemplateArgs().size() > 0 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
-      return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
-  return 0;
-}
+unsigned tileSizeOf(const CXXRecordDecl *RD) { return cuda::tileSizeOf(RD); }
 
 std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
-  std::string N = calleeName(Call);
-  if (N == "__syncthreads" || N == "__syncthreads_count" ||
-      N == "__syncthreads_and" || N == "__syncthreads_or" ||
-      N == "__barrier_sync" || N == "__nvvm_bar_sync" || N == "__nvvm_bar0" ||
-      N == "__nvvm_bar0_popc" || N == "__nvvm_bar0_and" ||
-      N == "__nvvm_bar0_or" || N == "__nvvm_barrier_sync")
-    return BarrierKind::Block;
-  if (N == "__syncwarp" || N == "__nvvm_bar_warp_sync")
-    return BarrierKind::Warp;
-  // group.sync(): a member call, or with the toolkit's headers a static
-  // member reached through the object (`cta.sync()`).
-  const CXXRecordDecl *Obj = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    Obj = MC->getRecordDecl();
-  else if (const auto *ME =
-               dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-    Obj = ME->getBase()->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (Obj && Obj->getDeclName().isIdentifier()) {
-    const CXXRecordDecl *RD = Obj;
-    if (N == "sync" && RD) {
-      std::string R = RD->getName().str();
-      if (R == "thread_block" || R == "grid_group")
-        return BarrierKind::Block;
-      if (R == "thread_block_tile" || R == "coalesced_group" ||
-          R == "thread_group")
-        return R == "thread_group" ? BarrierKind::Block : BarrierKind::Warp;
-    }
-  }
-  // cg::sync(group)
-  if (N == "sync" && Call->getNumArgs() == 1) {
-    QualType T = Call->getArg(0)->getType().getNonReferenceType();
-    if (const auto *RD = T->getAsCXXRecordDecl()) {
-      std::string R = RD->getName().str();
-      if (R == "thread_block" || R == "grid_group" || R == "thread_group")
-        return BarrierKind::Block;
-      if (R == "thread_block_tile" || R == "coalesced_group")
-        return BarrierKind::Warp;
-    }
-  }
+  if (auto B = cuda::barrierOf(Call))
+    return B->WarpLevel ? BarrierKind::Warp : BarrierKind::Block;
   return std::nullopt;
 }
 
@@ -239,6 +192,7 @@ public:
       : Ctx(Ctx), G(G), Opts(Opts), T(Trace), N(G.threads()), Pad(Pad),
         Pins(Pins) {
     Active.assign(N, 1);
+    Exited.assign(N, 0);
   }
 
   void walkKernel(const FunctionDecl *K) {
@@ -340,6 +294,24 @@ private:
   };
   llvm::DenseMap<const Expr *, IndexValue> IndexValues;
   unsigned IndexGeneration = 0;
+
+  /// Threads that returned from the kernel's own body: gone for the rest of
+  /// the walk (BarrierEvent::Exited). AnyExited: some thread has.
+  std::vector<char> Exited;
+  bool AnyExited = false;
+  /// Branch sides and loop bodies being walked whose condition is not known
+  /// per thread: the active mask there says who may run, not who does (both
+  /// sides of `if (n > 0)` run with every thread), so a return there is no
+  /// certain exit.
+  unsigned Uncertain = 0;
+  /// Drops the exited threads from Active, where a construct restores the
+  /// mask it was entered with.
+  void dropExited() {
+    if (AnyExited)
+      for (unsigned I = 0; I < N; ++I)
+        if (Exited[I])
+          Active[I] = 0;
+  }
 
   // Threads that left the current function, loop iteration or loop.
   struct ExitMasks {
@@ -672,6 +644,57 @@ private:
     return {OriginId(*Index) | (Global ? GlobalBit : 0u)};
   }
 
+  /// Per thread: the bits of the lanes of its warp set in \p Set.
+  std::vector<int64_t> warpBits(const std::vector<char> &Set) const {
+    std::vector<int64_t> Out(N, 0);
+    for (unsigned Wp = 0; Wp < G.warps(); ++Wp) {
+      uint32_t Bits = 0;
+      for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T)
+        if (Set[T] && T - G.warpBegin(Wp) < 32)
+          Bits |= 1u << (T - G.warpBegin(Wp));
+      for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T)
+        Out[T] = Bits;
+    }
+    return Out;
+  }
+
+  /// A warp collective with its mask (argument 0), as KernelTrace::
+  /// Collectives describes. The mask is read without recording, so that the
+  /// call's own evaluation of its arguments records them once.
+  void recordCollective(const CallExpr *Call) {
+    if (!Recording)
+      return;
+    BarrierEvent B;
+    B.E = Call;
+    B.Loc = Call->getExprLoc();
+    B.Kind = BarrierKind::Warp;
+    LaneValue M = quietInt(Call->getArg(0));
+    if (auto C = M.asConstant()) {
+      B.WarpMask = uint32_t(*C);
+    } else if (M.isConcrete()) {
+      // One mask in every thread that executes the call.
+      std::optional<int64_t> Common;
+      bool Same = true;
+      for (unsigned I = 0; I < N && Same; ++I)
+        if (Active[I]) {
+          if (Common && *Common != M.constants()[I])
+            Same = false;
+          Common = M.constants()[I];
+        }
+      if (Common && Same)
+        B.WarpMask = uint32_t(*Common);
+    }
+    B.Active = Active;
+    B.ActiveApprox = ActiveApprox;
+    if (AnyExited)
+      B.Exited = Exited;
+    B.CallStack = CallStack;
+    B.Loops = Loops;
+    B.LoopIterations = LoopIterations;
+    B.Seq = Seq;
+    T.Collectives.push_back(std::move(B));
+  }
+
   void recordBarrier(const Expr *E, BarrierKind K,
                      std::optional<uint32_t> Mask, unsigned TileSize = 0) {
     if (!Recording)
@@ -684,6 +707,8 @@ private:
     B.TileSize = TileSize;
     B.Active = Active;
     B.ActiveApprox = ActiveApprox;
+    if (AnyExited)
+      B.Exited = Exited;
     B.CallStack = CallStack;
     B.Loops = Loops;
     B.LoopIterations = LoopIterations;
@@ -2350,14 +2375,16 @@ private:
     if (auto V = cooperativeGroupsValue(Call))
       return evalInt(*V);
 
-    if (auto BK = barrierKindOf(Call)) {
+    if (auto BC = cuda::barrierOf(Call)) {
+      std::optional<BarrierKind> BK =
+          BC->WarpLevel ? BarrierKind::Warp : BarrierKind::Block;
       for (const Expr *A : Call->arguments())
         eval(A);
       std::optional<uint32_t> Mask;
-      if (*BK == BarrierKind::Warp && Name == "__syncwarp") {
-        if (Call->getNumArgs() == 0)
+      if (BC->MaskArg) {
+        if (Call->getNumArgs() <= *BC->MaskArg)
           Mask = 0xffffffffu;
-        else if (auto C = constantOf(Call->getArg(0)))
+        else if (auto C = constantOf(Call->getArg(*BC->MaskArg)))
           Mask = uint32_t(*C);
       } else if (*BK == BarrierKind::Warp) {
         Mask = 0xffffffffu;
@@ -2394,6 +2421,33 @@ private:
         recordAccess(Call, *P.Ptr, AccessKind::Atomic,
                      Call->getArg(0)->getType()->getPointeeType());
       return evalInt(unknown("result of an atomic"));
+    }
+
+    if (auto C = cuda::collectiveOf(Name); C && C->Sync && Call->getNumArgs() > 0)
+      recordCollective(Call);
+    if (Name == "__activemask" && Call->getNumArgs() == 0)
+      return evalInt(ActiveApprox ? unknown("the active lanes")
+                                  : LaneValue::perThread(warpBits(Active)));
+    if (Name == "__ballot_sync" && Call->getNumArgs() == 2) {
+      LaneValue Mask = eval(Call->getArg(0)).Int;
+      Value P = eval(Call->getArg(1));
+      // With the active lanes and the predicate known in every lane, the
+      // ballot is known: a mask computed this way (`m = __ballot_sync(~0u,
+      // lane < 16)`) can then be checked against the lanes it is used in.
+      if (!ActiveApprox && !P.IsPointer && P.Int.isConcrete()) {
+        std::vector<char> Set(N, 0);
+        for (unsigned I = 0; I < N; ++I)
+          Set[I] = Active[I] && P.Int.constants()[I] != 0;
+        std::vector<int64_t> Bits = warpBits(Set);
+        if (auto M = Mask.asConstant())
+          for (int64_t &B : Bits)
+            B &= uint32_t(*M);
+        return evalInt(LaneValue::perThread(std::move(Bits)));
+      }
+      Value Out = evalInt(unknown("result of a call to '__ballot_sync'"));
+      if (!P.IsPointer)
+        Out.From = P.From;
+      return Out;
     }
 
     if (Name == "__shfl_sync" && Call->getNumArgs() >= 3) {
@@ -2667,10 +2721,7 @@ private:
       return;
     }
     if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
-      std::string Text = A->getAsmString();
-      if (Text.find("bar.sync") != std::string::npos ||
-          Text.find("barrier.sync") != std::string::npos ||
-          Text.find("bar.red") != std::string::npos) {
+      if (cuda::asmBarrierOf(A)) {
         // Recorded against the asm statement; the barrier check reads it
         // from its own CFG walk too.
         if (Recording) {
@@ -2679,6 +2730,8 @@ private:
           B.Kind = BarrierKind::Block;
           B.Active = Active;
           B.ActiveApprox = ActiveApprox;
+          if (AnyExited)
+            B.Exited = Exited;
           B.CallStack = CallStack;
           B.Loops = Loops;
           B.LoopIterations = LoopIterations;
@@ -2761,6 +2814,12 @@ private:
       for (unsigned I = 0; I < N; ++I)
         if (Active[I])
           Frames.back().Returned[I] = 1;
+    // A return from the kernel's body ends the thread. Probe walks
+    // (Recording off) leave no trace.
+    if (Frames.empty() && Recording && !Uncertain && !ActiveApprox)
+      for (unsigned I = 0; I < N; ++I)
+        if (Active[I])
+          Exited[I] = 1, AnyExited = true;
     std::fill(Active.begin(), Active.end(), 0);
   }
 
@@ -2863,7 +2922,9 @@ private:
     std::vector<char> SideStart;
     if (Inexact)
       SideStart = Active;
+    Uncertain += Inexact;
     walkStmt(If->getThen());
+    Uncertain -= Inexact;
     bool ThenKeepsAll = Inexact && Active == SideStart;
     std::vector<char> ThenActive = Active;
     bool ThenApprox = ActiveApprox;
@@ -2878,8 +2939,10 @@ private:
     Narrow(false);
     if (Inexact)
       SideStart = Active;
+    Uncertain += Inexact;
     if (If->getElse())
       walkStmt(If->getElse());
+    Uncertain -= Inexact;
     bool ElseKeepsAll = Inexact && Active == SideStart;
     std::vector<char> ElseActive = Active;
     bool ElseApprox = ActiveApprox;
@@ -2922,12 +2985,15 @@ private:
     Env Entry = Vars;
     std::vector<char> EntryActive = Active;
     LoopStates.push_back(LoopState());
+    ++Uncertain; // Every case runs with every thread possibly active.
     walkStmt(Sw->getBody());
+    --Uncertain;
     LoopStates.pop_back();
     Env After = Vars;
     LaneValue Unk = unknown("switch");
     joinEnvs(Entry, After, Unk, Sw);
     Active = EntryActive;
+    dropExited();
     ActiveApprox = Saved || !Cond.isUniform();
   }
 
@@ -3238,6 +3304,7 @@ private:
       for (unsigned I = 0; I < N; ++I)
         if (Frames.back().Returned[I])
           Active[I] = 0;
+    dropExited();
     Env Out = Entry;
     for (const VarDecl *V : Mod.Vars) {
       auto It = Out.find(V);
@@ -3298,6 +3365,7 @@ private:
         for (unsigned I = 0; I < N; ++I)
           if (Frames.back().Returned[I])
             Active[I] = 0;
+      dropExited();
       return true;
     }
     return false;
@@ -3309,11 +3377,13 @@ private:
     LoopIterations.push_back(Iteration);
     LoopStates.push_back(LoopState());
     bool IsDo = isa<DoStmt>(L);
+    bool Unsure = false;
     if (!Cond)
       noteBranch(L, constant(1));
     if (Cond && !IsDo) {
       LaneValue C = eval(Cond).Int;
       noteBranch(L, C);
+      Unsure = !C.isConcrete();
       if (C.isConcrete()) {
         narrowActive(C, true);
       } else if (!C.isUniform()) {
@@ -3322,7 +3392,9 @@ private:
         ActiveApprox = ActiveApprox || C.isUnknown();
       }
     }
+    Uncertain += Unsure;
     walkStmt(Body);
+    Uncertain -= Unsure;
     const LoopState &LS = LoopStates.back();
     if (!LS.Continued.empty())
       for (unsigned I = 0; I < N; ++I)

@@ -14,6 +14,7 @@
 
 #include "Uniformity.h"
 #include "KernelTrace.h"
+#include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -1538,33 +1539,26 @@ private:
       return I < Call->getNumArgs() ? Call->getArg(I) : nullptr;
     };
     // Block-wide reductions: every thread of the block gets one result.
-    if (Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
-        Name == "__syncthreads_or" || Name == "__nvvm_bar0_popc" ||
-        Name == "__nvvm_bar0_and" || Name == "__nvvm_bar0_or")
+    if (cuda::isBlockReduction(Name))
       return UniformityValue::varying(Level::BlockUniform,
                                       VarianceSource::BlockCollective, Call);
+    std::optional<cuda::Collective> Coll = cuda::collectiveOf(Name);
     // Warp votes: one result per warp when every lane takes part.
-    if (Name == "__all_sync" || Name == "__any_sync" ||
-        Name == "__uni_sync" || Name == "__ballot_sync" ||
-        Name == "__match_all_sync" || Name.starts_with("__reduce_")) {
+    if (Coll && Coll->sameInEveryLane() && Coll->Sync) {
       Level L = fullMask(Arg(0)) ? Level::WarpUniform : Level::Varying;
       return UniformityValue::varying(L, VarianceSource::WarpCollective, Call);
     }
-    if (Name == "__all" || Name == "__any" || Name == "__ballot")
+    if (Coll && Coll->sameInEveryLane())
       return UniformityValue::varying(Level::WarpUniform,
                                       VarianceSource::WarpCollective, Call);
-    if (Name == "__activemask" || Name == "__match_any_sync" ||
-        Name == "__lanemask_lt" || Name == "__lanemask_le" ||
-        Name == "__lanemask_gt" || Name == "__lanemask_ge" ||
-        Name == "__lanemask_eq")
+    if (cuda::isLaneMaskQuery(Name) ||
+        (Coll && Coll->Op == cuda::CollectiveOp::MatchAny))
       return UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
                                       Call);
     // Shuffles: a broadcast from one lane of a full warp is warp-uniform; a
     // value already warp-uniform stays so under any permutation.
-    StringRef Shuffle = Name;
-    bool Sync = Shuffle.consume_back("_sync");
-    if (Shuffle == "__shfl" || Shuffle == "__shfl_up" ||
-        Shuffle == "__shfl_down" || Shuffle == "__shfl_xor") {
+    if (Coll && Coll->isShuffle()) {
+      bool Sync = Coll->Sync;
       unsigned First = Sync ? 1 : 0;
       UniformityValue V = get(Arg(First));
       V.PerThread = nullptr;
@@ -1576,7 +1570,7 @@ private:
       if (!WholeWarp)
         if (auto W = constantInt(Width->IgnoreParenImpCasts()))
           WholeWarp = *W >= (G ? G->warpSize() : 32);
-      if (Shuffle == "__shfl" && Full && WholeWarp &&
+      if (Coll->Op == cuda::CollectiveOp::Shuffle && Full && WholeWarp &&
           get(Arg(First + 1)).Level <= Level::WarpUniform)
         return UniformityValue::varying(Level::WarpUniform,
                                         VarianceSource::LaneExchange, Call);
@@ -1621,11 +1615,6 @@ private:
     return std::nullopt;
   }
 
-  bool isBarrierName(StringRef Name) {
-    return Name == "__syncthreads" || Name == "__syncwarp" ||
-           Name == "__barrier_sync" || Name.starts_with("__nvvm_bar");
-  }
-
   UniformityValue call(const CallExpr *Call, bool Effects) {
     std::string NameStr = calleeName(Call);
     StringRef Name = NameStr;
@@ -1633,7 +1622,7 @@ private:
       return *V;
     if (auto V = cooperativeGroups(Call))
       return *V;
-    if (isBarrierName(Name))
+    if (cuda::isBarrierName(Name))
       return uniform();
 
     const FunctionDecl *Callee = Call->getDirectCallee();

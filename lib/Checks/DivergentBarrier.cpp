@@ -27,6 +27,7 @@
 #include "Checks.h"
 #include "ExitedThreadData.h"
 
+#include "Analysis/Program/CudaModel.h"
 #include "Analysis/Uniformity.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -37,6 +38,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -68,17 +70,36 @@ struct BarrierSite {
   /// For Warp: the mask, when constant.
   std::optional<uint32_t> Mask;
   std::string Name; ///< "__syncthreads()", as written when short.
+  /// A warp collective with a mask (`__shfl_sync`, `__ballot_sync`, ...;
+  /// Sc is Warp), or a call to a function that executes one: every
+  /// non-exited lane of the mask must execute it, and only those. Its
+  /// events are KernelTrace::Collectives.
+  bool Collective = false;
   /// For a call to a function that executes a barrier: the callee, and the
   /// calls and barrier inside it, outermost first.
   const FunctionDecl *Callee = nullptr;
   std::vector<const Stmt *> Path;
 };
 
-std::string calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    if (FD->getDeclName().isIdentifier())
-      return FD->getName().str();
-  return {};
+using cuda::calleeName;
+
+Scope scopeOf(cuda::SyncScope S) {
+  switch (S) {
+  case cuda::SyncScope::Grid:
+    return Scope::Grid;
+  case cuda::SyncScope::Counted:
+    return Scope::Counted;
+  case cuda::SyncScope::Warp:
+  case cuda::SyncScope::Coalesced:
+    return Scope::Warp;
+  case cuda::SyncScope::Tile:
+    return Scope::Tile;
+  case cuda::SyncScope::Group:
+    return Scope::Group;
+  case cuda::SyncScope::Block:
+    break;
+  }
+  return Scope::Block;
 }
 
 std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max = 48) {
@@ -95,14 +116,6 @@ std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max = 48) {
   return T.str();
 }
 
-const CXXRecordDecl *groupRecord(const CallExpr *Call) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getRecordDecl();
-  if (Call->getNumArgs() == 1)
-    return Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  return nullptr;
-}
-
 std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent())
     return std::nullopt;
@@ -115,9 +128,8 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
 /// coalesced_group::sync() and cg::sync(coalesced): the group is, by
 /// construction, the threads that reach the call.
 bool isCoalescedSync(const CallExpr *Call) {
-  const CXXRecordDecl *RD = groupRecord(Call);
-  return RD && RD->getDeclName().isIdentifier() &&
-         RD->getName() == "coalesced_group" && calleeName(Call) == "sync";
+  auto B = cuda::barrierOf(Call);
+  return B && B->Scope == cuda::SyncScope::Coalesced;
 }
 
 /// The barrier a call is, with its scope; none for calls that are not
@@ -126,32 +138,16 @@ bool isCoalescedSync(const CallExpr *Call) {
 std::optional<BarrierSite> barrierCall(const CallExpr *Call,
                                        const FunctionUniformity &FU,
                                        const ASTContext &Ctx) {
-  auto Kind = barrierKindOf(Call);
-  if (!Kind)
+  auto Kind = cuda::barrierOf(Call);
+  if (!Kind || Kind->Scope == cuda::SyncScope::Coalesced)
     return std::nullopt;
   BarrierSite B;
   B.S = Call;
-  std::string Callee = calleeName(Call);
   B.Name = text(Call, Ctx, 40);
   if (B.Name.empty())
-    B.Name = Callee + "()";
-  B.Sc = *Kind == BarrierKind::Block ? Scope::Block : Scope::Warp;
-  if (isCoalescedSync(Call))
-    return std::nullopt;
-  if (const CXXRecordDecl *RD = groupRecord(Call);
-      RD && Callee == "sync" && RD->getDeclName().isIdentifier()) {
-    StringRef R = RD->getName();
-    if (R == "grid_group")
-      B.Sc = Scope::Grid;
-    else if (R == "thread_group")
-      B.Sc = Scope::Group;
-    else if (R == "thread_block_tile") {
-      B.Sc = Scope::Tile;
-      B.TileSize = tileSizeOf(RD);
-      if (B.TileSize == 0)
-        B.Sc = Scope::Group;
-    }
-  }
+    B.Name = calleeName(Call) + "()";
+  B.Sc = scopeOf(Kind->Scope);
+  B.TileSize = Kind->TileSize;
   if (B.Sc == Scope::Warp) {
     const Expr *Mask = Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
     if (!Mask || isa<CXXDefaultArgExpr>(Mask)) {
@@ -170,34 +166,27 @@ std::optional<BarrierSite> barrierCall(const CallExpr *Call,
 /// `bar.sync 0;`, `barrier.sync.aligned 1, 128;`, `bar.red.popc...` in
 /// inline asm. With a thread count the barrier waits for whole warps only.
 std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
-  std::string T = Asm->getAsmString();
-  for (const char *Key : {"barrier.sync", "bar.sync", "barrier.red", "bar.red"}) {
-    size_t At = T.find(Key);
-    if (At == std::string::npos)
-      continue;
-    BarrierSite B;
-    B.S = Asm;
-    B.Name = "inline asm '" + std::string(Key) + "'";
-    B.Sc = Scope::Block;
-    if (StringRef(Key).ends_with("sync")) {
-      // Skip the modifiers, then look for a second operand.
-      size_t Ops = T.find_first_of(" \t", At);
-      size_t End = T.find_first_of(";\n", At);
-      if (Ops != std::string::npos && Ops < End &&
-          T.substr(Ops, End == std::string::npos ? End : End - Ops)
-                  .find(',') != std::string::npos)
-        B.Sc = Scope::Counted;
-    }
-    return B;
-  }
-  return std::nullopt;
+  auto A = cuda::asmBarrierOf(Asm);
+  if (!A)
+    return std::nullopt;
+  BarrierSite B;
+  B.S = Asm;
+  B.Name = "inline asm '" + A->Mnemonic + "'";
+  B.Sc = A->Counted ? Scope::Counted : Scope::Block;
+  return B;
+}
+
+/// A warp collective with a mask (cuda::collectiveOf).
+bool isMaskedCollective(const CallExpr *Call) {
+  auto C = cuda::collectiveOf(Call);
+  return C && C->Sync && Call->getNumArgs() > 0;
 }
 
 /// What a function executes, through the functions it calls: the first
-/// block-level, counted (whole-warp) and warp-level barrier, with the path
-/// of calls to each.
+/// block-level, counted (whole-warp) and warp-level barrier and the first
+/// warp collective, with the path of calls to each.
 struct BarrierContent {
-  std::vector<const Stmt *> BlockPath, CountedPath, WarpPath;
+  std::vector<const Stmt *> BlockPath, CountedPath, WarpPath, CollectivePath;
   bool any() const {
     return !BlockPath.empty() || !CountedPath.empty() || !WarpPath.empty();
   }
@@ -249,6 +238,11 @@ private:
           Path.push_back(Call);
         return true;
       }
+      if (isMaskedCollective(Call)) {
+        if (Out.CollectivePath.empty())
+          Out.CollectivePath.push_back(Call);
+        return true;
+      }
       if (const FunctionDecl *Def = definition(Call, CF.Ctx)) {
         const BarrierContent &Sub = CF.of(Def);
         auto Take = [&](std::vector<const Stmt *> &Path,
@@ -261,6 +255,7 @@ private:
         Take(Out.BlockPath, Sub.BlockPath);
         Take(Out.CountedPath, Sub.CountedPath);
         Take(Out.WarpPath, Sub.WarpPath);
+        Take(Out.CollectivePath, Sub.CollectivePath);
       }
       return true;
     }
@@ -486,11 +481,15 @@ private:
           check(FU, Chain, *Site);
           continue;
         }
+        if (isMaskedCollective(Call)) {
+          check(FU, Chain, collectiveSite(Call, FU, Chain));
+          continue;
+        }
         const FunctionDecl *Def = ContentFinder::definition(Call, K.Ctx);
         if (!Def)
           continue;
         const BarrierContent &C = Contents.of(Def);
-        if (!C.any())
+        if (!C.any() && C.CollectivePath.empty())
           continue;
         check(FU, Chain, callSite(Call, Def, C));
         if (const FunctionUniformity *Sub = FU.callee(Call);
@@ -515,9 +514,13 @@ private:
     } else if (!C.CountedPath.empty()) {
       Site.Path = C.CountedPath;
       Site.Sc = Scope::Counted;
-    } else {
+    } else if (!C.WarpPath.empty()) {
       Site.Path = C.WarpPath;
       Site.Sc = Scope::Warp;
+    } else {
+      Site.Path = C.CollectivePath;
+      Site.Sc = Scope::Warp;
+      Site.Collective = true;
     }
     const Stmt *Barrier = Site.Path.back();
     if (const auto *BC = dyn_cast<CallExpr>(Barrier)) {
@@ -529,6 +532,48 @@ private:
     }
     // For warp barriers in callees the masks come with the trace's events.
     return Site;
+  }
+
+  /// A warp collective called here. Its mask is the constant or exact
+  /// value of argument 0, else the one the walk found in every execution
+  /// (a ballot or __activemask() it could evaluate).
+  BarrierSite collectiveSite(const CallExpr *Call, const FunctionUniformity &FU,
+                             const std::vector<const CallExpr *> &Chain) {
+    BarrierSite Site;
+    Site.S = Call;
+    Site.Sc = Scope::Warp;
+    Site.Collective = true;
+    Site.Name = text(Call, K.Ctx, 40);
+    if (Site.Name.empty())
+      Site.Name = calleeName(Call) + "()";
+    const Expr *Mask = Call->getArg(0);
+    if (auto C = constantOf(Mask, K.Ctx)) {
+      Site.Mask = uint32_t(*C);
+    } else if (const UniformityValue *V = FU.value(Mask); V && V->PerThread) {
+      if (auto C = V->PerThread->asConstant())
+        Site.Mask = uint32_t(*C);
+    }
+    if (!Site.Mask) {
+      std::vector<const BarrierEvent *> Evs = events(Site, Chain);
+      if (!Evs.empty() && llvm::all_of(Evs, [&](const BarrierEvent *Ev) {
+            return Ev->WarpMask && Ev->WarpMask == Evs.front()->WarpMask;
+          }))
+        Site.Mask = Evs.front()->WarpMask;
+    }
+    return Site;
+  }
+
+  /// A branch that threads leave only by returning from the kernel, with
+  /// the barrier after it: the lanes that go are gone, and a warp barrier or
+  /// collective waits only for the non-exited lanes of its mask (CUDA
+  /// guide, warp shuffle and __syncwarp), so the branch does not decide it.
+  bool exitsKernel(const BranchInfo &Br, const BarrierSite &Site,
+                   const FunctionUniformity &FU,
+                   const std::vector<const CallExpr *> &Chain) {
+    const Stmt *Exit = nullptr;
+    return Chain.empty() && reasonFor(Br, Site, FU, Exit) == Reason::Return &&
+           llvm::all_of(Br.Exits,
+                        [](const Stmt *S) { return isa<ReturnStmt>(S); });
   }
 
   /// "'blockSum'", or for a lambda or function object "'reduce'" as the
@@ -563,7 +608,8 @@ private:
          bool AnyKind = false) {
     std::vector<const BarrierEvent *> Out;
     bool WarpKind = Site.Sc == Scope::Warp || Site.Sc == Scope::Tile;
-    for (const BarrierEvent &Ev : K.Trace.Barriers) {
+    for (const BarrierEvent &Ev :
+         Site.Collective ? K.Trace.Collectives : K.Trace.Barriers) {
       if (Ev.CallStack.size() < Chain.size() ||
           !std::equal(Chain.begin(), Chain.end(), Ev.CallStack.begin()))
         continue;
@@ -603,18 +649,6 @@ private:
     if (isa<BreakStmt>(Exit))
       return Reason::Break;
     return Reason::Goto;
-  }
-
-  /// Whether the threads that \p Br keeps from the barrier leave the kernel
-  /// on the way: \p Br is not the barrier's loop and does not hold it, and
-  /// every jump out of its region is a return (the caller checks that the
-  /// function is the kernel).
-  bool leadsOnlyToExit(const BranchInfo &Br, const BarrierSite &Site,
-                       const FunctionUniformity &FU) {
-    const Stmt *Exit = nullptr;
-    return reasonFor(Br, Site, FU, Exit) == Reason::Return &&
-           llvm::all_of(Br.Exits,
-                        [](const Stmt *S) { return isa<ReturnStmt>(S); });
   }
 
   /// A __syncthreads() in the kernel body, or a call to a function that
@@ -758,6 +792,10 @@ private:
       std::optional<uint32_t> Mask = Site.Callee ? Ev->WarpMask : Site.Mask;
       if (!Mask)
         return {};
+      // Lanes that have left the kernel need not arrive.
+      auto Gone = [&](unsigned T) {
+        return !Ev->Exited.empty() && Ev->Exited[T];
+      };
       for (unsigned Wp = 0; Wp < G.warps(); ++Wp) {
         std::vector<unsigned> Act, Missing, Outside;
         for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T) {
@@ -765,7 +803,7 @@ private:
           bool InMask = L < 32 && (*Mask >> L) & 1;
           if (Ev->Active[T])
             Act.push_back(L);
-          if (InMask && !Ev->Active[T])
+          if (InMask && !Ev->Active[T] && !Gone(T))
             Missing.push_back(L);
           if (!InMask && Ev->Active[T])
             Outside.push_back(L);
@@ -773,13 +811,20 @@ private:
         if (Act.empty())
           continue;
         ++WarpsReaching;
+        // The message describes the first bad warp: its lanes, and those
+        // that reach the call there. Lanes outside the mask outrank lanes
+        // missing from it.
         if (!Outside.empty()) {
+          if (!Extra)
+            Bad.clear();
           Extra = true;
+          if (Bad.empty())
+            ActiveLanes = Act;
           Bad.push_back({Wp, Outside});
-          ActiveLanes = Act;
         } else if (!Missing.empty() && !Extra) {
+          if (Bad.empty())
+            ActiveLanes = Act;
           Bad.push_back({Wp, Missing});
-          ActiveLanes = Act;
         }
       }
     }
@@ -793,13 +838,24 @@ private:
             ? " of each warp"
             : " of warp " + std::to_string(Bad.front().first);
     std::ostringstream OS;
+    // A collective's message names its mask's value too: the call's text
+    // may spell it as a variable.
+    std::string Its = "its mask";
+    if (Site.Collective && !Site.Callee && Site.Mask) {
+      std::ostringstream M;
+      M << "its mask 0x" << std::hex << *Site.Mask;
+      Its = M.str();
+    }
+    auto Lanes = [](const std::vector<unsigned> &V) {
+      return (V.size() == 1 ? "lane " : "lanes ") + rangeList(V);
+    };
     if (Extra)
-      OS << "is executed by lanes " << rangeList(Bad.front().second) << Where
-         << ", which its mask does not name";
+      OS << "is executed by " << Lanes(Bad.front().second) << Where
+         << ", which " << Its << " does not name";
     else
-      OS << "is reached only by lanes " << rangeList(ActiveLanes) << Where
-         << "; lanes " << rangeList(Bad.front().second)
-         << ", which its mask names, never arrive";
+      OS << "is reached only by " << Lanes(ActiveLanes) << Where << "; "
+         << Lanes(Bad.front().second) << ", which " << Its
+         << " names, never arrive" << (Bad.front().second.size() == 1 ? "s" : "");
     return OS.str();
   }
 
@@ -897,22 +953,30 @@ private:
     // barrier, so the branches that only lead to such a return do not make
     // it divergent. What they can break is the data the survivors read
     // (ExitedThreadData.h). Only the kernel's own returns are exits: a
-    // return from a __device__ function goes on in its caller.
+    // return from a __device__ function goes on in its caller. A warp
+    // barrier or collective likewise needs only the non-exited lanes of
+    // its mask, whatever StrictExits says (it is about the CUDA C++
+    // guide's reading of block barriers).
     llvm::SmallVector<const BranchInfo *, 2> ExitDeciders;
-    if (Site.Sc == Scope::Block && Chain.empty()) {
-      for (const BranchInfo *Br : Deciders)
-        if (leadsOnlyToExit(*Br, Site, FU))
-          ExitDeciders.push_back(Br);
+    for (const BranchInfo *Br : Deciders)
+      if (exitsKernel(*Br, Site, FU, Chain))
+        ExitDeciders.push_back(Br);
+    if (Site.Sc == Scope::Block) {
       if (!ExitDeciders.empty() && ExitDeciders.size() == Deciders.size() &&
           !isa<GCCAsmStmt>(Site.S))
         noteExitedBarrier(Site, ExitDeciders);
-      if (!K.Opts.StrictExits)
-        llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
-          return llvm::is_contained(ExitDeciders, Br);
-        });
+      if (K.Opts.StrictExits)
+        ExitDeciders.clear();
+    } else if (Site.Sc != Scope::Warp) {
+      ExitDeciders.clear();
     }
+    llvm::erase_if(Deciders, [&](const BranchInfo *Br) {
+      return llvm::is_contained(ExitDeciders, Br);
+    });
     if (Deciders.empty()) {
-      if (ExitDeciders.empty())
+      // A block barrier reached by every thread that has not exited: the
+      // data check judges the rest.
+      if (Site.Sc != Scope::Block || ExitDeciders.empty())
         checkUnconditionalMask(Chain, Site, Loc);
       return;
     }
@@ -950,6 +1014,9 @@ private:
     std::ostringstream Msg;
     bool UsedMask = false;
     bool Warpish = Site.Sc == Scope::Warp || Site.Sc == Scope::Tile;
+    // What a collective that not every lane of its mask executes gives:
+    // the CUDA guide leaves its result undefined.
+    const std::string Undefined = "so the result is undefined";
     if (Why == Reason::Loop) {
       if (Site.Sc == Scope::Warp && !Site.Callee && Site.Mask != 0xffffffffu)
         return; // A partial mask in a lane-dependent loop: no claim.
@@ -960,26 +1027,27 @@ private:
                            : "'" + Cond + "' of the loop")
           << " at line " << line(Primary.Construct) << " differs between "
           << (Warpish ? "lanes" : "threads") << ", "
-          << consequence(Why, Site.Sc);
+          << (Site.Collective ? Undefined : consequence(Why, Site.Sc));
     } else if (Site.Sc == Scope::Warp) {
       if (!Site.Callee && !Site.Mask)
         return; // A computed mask: no claim.
       if (Exact) {
         bool Extra = false;
         std::string Mismatch = laneMismatch(Site, Evs, Extra);
-        if (Mismatch.empty())
+        if (Mismatch.empty() || (Extra && shapeGuessed(Site)))
           return;
         Msg << Subject << " " << Mismatch
-            << (Extra ? "; that is undefined behaviour"
-                      : ", so the warp may hang");
+            << (Extra              ? "; that is undefined behaviour"
+                : Site.Collective ? ", " + Undefined
+                                   : ", so the warp may hang");
         UsedMask = true;
       } else {
         if (!Site.Callee && Site.Mask != 0xffffffffu)
           return; // A partial mask under an unknown condition: no claim.
         Msg << Subject << " is reached only by "
             << conditionWitness(Primary, Site, FU, /*Lanes=*/true)
-            << ", but every lane of the warp must reach it, so the warp may "
-               "hang";
+            << ", but every lane of the warp must reach it, "
+            << (Site.Collective ? Undefined : "so the warp may hang");
       }
     } else if (Site.Sc == Scope::Tile) {
       if (Exact) {
@@ -1018,17 +1086,20 @@ private:
     std::string Depends = CV.Source.K == VarianceSource::None
                               ? std::string("values that differ between threads")
                               : describeSource(CV.Source, K.Ctx);
+    std::string Fix = fixFor(Why, Site.Sc);
+    if (Site.Collective)
+      for (size_t At; (At = Fix.find("the barrier")) != std::string::npos;)
+        Fix.replace(At, strlen("the barrier"), "the call");
     F.Notes.push_back({Primary.Condition->getBeginLoc(),
-                       "this condition depends on " + Depends + "; " +
-                           fixFor(Why, Site.Sc)});
+                       "this condition depends on " + Depends + "; " + Fix});
     if (Exit && Why != Reason::Inside && Why != Reason::Loop) {
       const char *What = Why == Reason::Return     ? "return early here"
                          : Why == Reason::Continue ? "continue here"
                          : Why == Reason::Break    ? "break out of the loop here"
                                                    : "jump away here";
-      F.Notes.push_back(
-          {Exit->getBeginLoc(),
-           std::string("the threads that do not reach the barrier ") + What});
+      F.Notes.push_back({Exit->getBeginLoc(),
+                         std::string("the threads that do not reach the ") +
+                             (Site.Collective ? "call " : "barrier ") + What});
     }
     addContextNotes(F, Site, Chain, UsedMask);
     Sink.report(F);
@@ -1052,7 +1123,7 @@ private:
     std::string Mismatch = laneMismatch(Site, Evs, Extra);
     // Lanes the mask names but that never arrive are the branch case, which
     // needs a decider; with none, only lanes outside the mask are a finding.
-    if (Mismatch.empty() || !Extra)
+    if (Mismatch.empty() || !Extra || shapeGuessed(Site))
       return;
     Finding F;
     F.Check = CheckKind::DivergentBarrier;
@@ -1069,6 +1140,14 @@ private:
     F.Notes.push_back({Loc, Fix.str()});
     addContextNotes(F, Site, Chain, /*UsedMask=*/true);
     Sink.report(F);
+  }
+
+  /// A collective's lanes outside its mask under a block shape that was
+  /// assumed, not stated: a partial constant mask usually encodes the real
+  /// block width (cuda-samples' reduce7<T, 16> computes 0xffff from its
+  /// block size), so the extra lanes are the guess's, not the kernel's.
+  bool shapeGuessed(const BarrierSite &Site) const {
+    return Site.Collective && K.Trace.GeometryAssumed;
   }
 
   static std::vector<unsigned> maskLanes(uint32_t Mask) {
@@ -1093,7 +1172,8 @@ private:
       const Stmt *B = Site.Path.back();
       SourceLocation BL = isa<GCCAsmStmt>(B) ? cast<GCCAsmStmt>(B)->getAsmLoc()
                                              : B->getBeginLoc();
-      F.Notes.push_back({BL, "the barrier is here"});
+      F.Notes.push_back({BL, Site.Collective ? "the collective is here"
+                                             : "the barrier is here"});
     }
     if (!Chain.empty())
       F.Notes.push_back(kernelCallNote(K, Chain.front()->getBeginLoc()));

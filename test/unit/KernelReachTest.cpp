@@ -109,6 +109,15 @@ __global__ void k(float *out) {
 }
 )",
      true},
+    // The barrier check looks at warp collectives even without shared
+    // memory.
+    {"a warp collective, no shared memory", R"(
+__device__ int __shfl_down_sync(unsigned mask, int v, unsigned delta, int w = 32);
+__global__ void k(int *out) {
+  out[0] = __shfl_down_sync(0xffffffff, out[0], 1);
+}
+)",
+     true},
 };
 
 TEST(KernelReachTest, SaysYesWhereTheWalkCanRecordAnything) {
@@ -127,6 +136,7 @@ TEST(KernelReachTest, SaysYesWhereTheWalkCanRecordAnything) {
     if (!C.Reaches) {
       EXPECT_TRUE(T.Accesses.empty());
       EXPECT_TRUE(T.Barriers.empty());
+      EXPECT_TRUE(T.Collectives.empty());
     }
   }
 }

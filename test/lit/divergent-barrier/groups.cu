@@ -43,6 +43,16 @@ __global__ void asmBarrier(float *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: inline asm 'bar.sync' is reached only by threads with threadIdx.x < 64 (64 of 128 threads); the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
 }
 
+// barrier.red is a block barrier that also reduces; the walk records it, so
+// the witness names the threads.
+__global__ void asmReductionBarrier(unsigned *out) {
+  unsigned n = 0;
+  if (threadIdx.x < 96)
+    asm volatile("barrier.red.popc.u32 %0, 0, %1;" : "=r"(n) : "r"(threadIdx.x & 1));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: inline asm 'barrier.red' is reached only by threads with threadIdx.x < 96 (96 of 128 threads); the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+  out[threadIdx.x] = n;
+}
+
 //===----------------------------------------------------------------------===//
 // Silent.
 //===----------------------------------------------------------------------===//
@@ -74,6 +84,7 @@ int main() {
   tileSyncUnderRank<<<1, 128>>>(nullptr);
   builtinsUnderBranch<<<1, 128>>>(nullptr);
   asmBarrier<<<1, 128>>>(nullptr);
+  asmReductionBarrier<<<1, 128>>>(nullptr);
   uniformGroups<<<4, 128>>>(nullptr, 2);
   producerWarps<<<1, 128>>>(nullptr);
 }

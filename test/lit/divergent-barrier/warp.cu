@@ -45,6 +45,19 @@ __global__ void voteForBlockBarrier(const int *in) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition depends on '__any_sync(0xffffffff, in[threadIdx.x] > 0)', which may differ between warps;
 }
 
+// After an early return, the lanes that left need not arrive; the others
+// still must. Threads 72-127 have returned: in warp 2 lanes 8-31 are gone.
+__global__ void halfWarpAfterExit(int *out) {
+  unsigned lane = threadIdx.x % 32;
+  if (threadIdx.x >= 72)
+    return;
+  if (lane < 16)
+    __syncwarp();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncwarp() is reached only by lanes 0-15 of warp 0; lanes 16-31, which its mask names, never arrive, so the warp may hang [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition depends on threadIdx.x;
+  out[threadIdx.x] = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Silent.
 //===----------------------------------------------------------------------===//
@@ -125,7 +138,24 @@ __global__ void unconditionalMasks(int *out) {
   out[threadIdx.x] = 0;
 }
 
+// A warp barrier after an early return: the returned lanes have exited, and
+// __syncwarp waits only for the non-exited lanes of its mask.
+__global__ void afterEarlyReturn(const int *in, int *out, int n) {
+  __shared__ int s[128];
+  int tid = threadIdx.x;
+  if (tid >= n)
+    return;
+  s[tid] = in[tid];
+  __syncwarp();
+  if (in[tid] < 0)
+    return;
+  __syncwarp(0xffffffff);
+  out[tid] = s[tid ^ 1];
+}
+
 int main() {
+  halfWarpAfterExit<<<1, 128>>>(nullptr);
+  afterEarlyReturn<<<1, 128>>>(nullptr, nullptr, 100);
   fullMaskHalfWarp<<<1, 128>>>(nullptr, nullptr);
   maskOfTheOtherHalf<<<1, 128>>>(nullptr);
   fullMaskDataDependent<<<1, 128>>>(nullptr, nullptr);

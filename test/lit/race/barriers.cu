@@ -84,6 +84,25 @@ __global__ void dynamicShared(float *out) {
 // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: thread 31 writes dyn[160] (line 83) while thread 32 reads dyn[160] (line 82); no barrier between them; add __syncthreads() between line 82 and line 83 [shmem-race]
 }
 
+// bar.red and barrier.red are barriers too (a block-wide reduction that
+// waits for every thread, PTX ISA "barrier"): they order the block.
+// shmem-lint: block=256
+__global__ void inlineAsmReductionBarrier(float *out) {
+  __shared__ float s[256];
+  int any;
+  s[threadIdx.x] = out[threadIdx.x];
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; barrier.red.or.pred p, 0, p; selp.u32 %0, 1, 0, p; }"
+               : "=r"(any) : "r"(threadIdx.x));
+  float v = s[255 - threadIdx.x];
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; bar.red.or.pred p, 0, p; selp.u32 %0, 1, 0, p; }"
+               : "=r"(any) : "r"(threadIdx.x));
+  s[threadIdx.x] = v + any;
+  // Not a barrier: bar.arrive does not wait.
+  asm volatile("bar.arrive 1, 256;");
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 256];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 31 reads s[32] (line [[@LINE-1]]) while thread 32 writes s[32] (line [[@LINE-4]]); no barrier between them; add __syncthreads() between line [[@LINE-4]] and line [[@LINE-1]] [shmem-race]
+}
+
 void launch(float *p) {
   shiftTile<128><<<1, 128>>>(p);
   shiftTile<64><<<1, 64>>>(p);

@@ -112,3 +112,14 @@ __global__ void maskTooNarrow(int *out) {
   out[threadIdx.x] = s[warp][lane ^ 16];
 // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[0][16] (line 112) while thread 16 writes s[0][16] (line 110); no barrier between them; add __syncwarp() between line 110 and line 112 (both threads are in warp 0) [shmem-race]
 }
+
+// A warp collective synchronises its lanes but orders no memory: the trace
+// keeps it apart from the barriers, and the race stays.
+// shmem-lint: block=64
+__global__ void shuffleIsNoBarrier(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = out[threadIdx.x];
+  float v = __shfl_xor_sync(0xffffffff, out[threadIdx.x], 1);
+  out[threadIdx.x] = s[threadIdx.x ^ 1] + v;
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[1] (line [[@LINE-1]]) while thread 1 writes s[1] (line [[@LINE-3]]); no barrier between them; add __syncwarp() between line [[@LINE-3]] and line [[@LINE-1]] (both threads are in warp 0) [shmem-race]
+}

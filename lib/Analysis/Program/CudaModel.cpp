@@ -1,0 +1,207 @@
+//===- CudaModel.cpp - The CUDA vocabulary, named once --------------------===//
+//
+// See CudaModel.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaModel.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace shmem {
+namespace cuda {
+
+std::string calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    if (FD->getDeclName().isIdentifier())
+      return FD->getName().str();
+  return {};
+}
+
+unsigned tileSizeOf(const CXXRecordDecl *RD) {
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    if (Spec->getTemplateArgs().size() > 0 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+      return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+  return 0;
+}
+
+bool isBlockReduction(StringRef Name) {
+  return Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
+         Name == "__syncthreads_or" || Name == "__nvvm_bar0_popc" ||
+         Name == "__nvvm_bar0_and" || Name == "__nvvm_bar0_or";
+}
+
+/// The named block barriers: the CUDA functions and the NVVM builtins the
+/// toolkit's headers implement them with.
+static bool isBlockBarrierName(StringRef N) {
+  return N == "__syncthreads" || isBlockReduction(N) ||
+         N == "__barrier_sync" || N == "__nvvm_bar_sync" ||
+         N == "__nvvm_bar0" || N == "__nvvm_barrier_sync";
+}
+
+static bool isWarpBarrierName(StringRef N) {
+  return N == "__syncwarp" || N == "__nvvm_bar_warp_sync";
+}
+
+bool isBarrierName(StringRef Name) {
+  return isBlockBarrierName(Name) || isWarpBarrierName(Name) ||
+         Name.starts_with("__nvvm_bar");
+}
+
+/// The group class whose sync() \p Call is: the object of a member call,
+/// or the argument of `cg::sync(g)`.
+static const CXXRecordDecl *syncedGroup(const CallExpr *Call) {
+  const CXXRecordDecl *RD = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    RD = MC->getRecordDecl();
+  else if (Call->getNumArgs() == 1)
+    RD = Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getDeclName().isIdentifier() ? RD : nullptr;
+}
+
+/// Whether a group's sync() is a warp-level barrier (a tile's, a coalesced
+/// group's) or a block-level one; none when \p Group is no group class.
+static std::optional<bool> groupSyncIsWarpLevel(StringRef Group) {
+  if (Group == "thread_block" || Group == "grid_group" ||
+      Group == "thread_group")
+    return false;
+  if (Group == "thread_block_tile" || Group == "coalesced_group")
+    return true;
+  return std::nullopt;
+}
+
+std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  StringRef N = Name;
+  BarrierCall B;
+  if (isBlockBarrierName(N)) {
+    B.Reduces = isBlockReduction(N);
+  } else if (isWarpBarrierName(N)) {
+    B.WarpLevel = true;
+    B.Scope = SyncScope::Warp;
+    B.MaskArg = 0;
+  } else if (N == "sync") {
+    // group.sync(): a member call, or with the toolkit's headers a static
+    // member reached through the object (`cta.sync()`); else cg::sync(g).
+    const CXXRecordDecl *Obj = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      Obj = MC->getRecordDecl();
+    else if (const auto *ME =
+                 dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      Obj = ME->getBase()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    std::optional<bool> Warp;
+    if (Obj && Obj->getDeclName().isIdentifier())
+      Warp = groupSyncIsWarpLevel(Obj->getName());
+    if (!Warp && Call->getNumArgs() == 1)
+      if (const auto *RD = Call->getArg(0)
+                               ->getType()
+                               .getNonReferenceType()
+                               ->getAsCXXRecordDecl())
+        Warp = groupSyncIsWarpLevel(RD->getName());
+    if (!Warp)
+      return std::nullopt;
+    B.WarpLevel = *Warp;
+    B.Scope = *Warp ? SyncScope::Warp : SyncScope::Block;
+    // The scope, from the group named by the call itself.
+    if (const CXXRecordDecl *RD = syncedGroup(Call)) {
+      StringRef R = RD->getName();
+      if (R == "grid_group")
+        B.Scope = SyncScope::Grid;
+      else if (R == "thread_group")
+        B.Scope = SyncScope::Group;
+      else if (R == "coalesced_group")
+        B.Scope = SyncScope::Coalesced;
+      else if (R == "thread_block_tile") {
+        B.TileSize = tileSizeOf(RD);
+        B.Scope = B.TileSize ? SyncScope::Tile : SyncScope::Group;
+      }
+    }
+  } else {
+    return std::nullopt;
+  }
+  return B;
+}
+
+std::optional<AsmBarrier> asmBarrierOf(StringRef T) {
+  for (const char *Key : {"barrier.sync", "bar.sync", "barrier.red", "bar.red"}) {
+    size_t At = T.find(Key);
+    if (At == StringRef::npos)
+      continue;
+    AsmBarrier B;
+    B.Mnemonic = Key;
+    B.Reduces = StringRef(Key).ends_with("red");
+    if (!B.Reduces) {
+      // Skip the modifiers, then look for a second operand.
+      size_t Ops = T.find_first_of(" \t", At);
+      size_t End = T.find_first_of(";\n", At);
+      StringRef Operands =
+          Ops != StringRef::npos && Ops < End ? T.slice(Ops, End) : "";
+      if (size_t Comma = Operands.find(','); Comma != StringRef::npos) {
+        B.Counted = true;
+        unsigned C = 0;
+        if (!Operands.drop_front(Comma + 1).trim().getAsInteger(0, C))
+          B.Count = C;
+      }
+    }
+    return B;
+  }
+  return std::nullopt;
+}
+
+std::optional<AsmBarrier> asmBarrierOf(const GCCAsmStmt *Asm) {
+  return asmBarrierOf(Asm->getAsmString());
+}
+
+std::optional<Collective> collectiveOf(StringRef Name) {
+  StringRef Base = Name;
+  bool Sync = Base.consume_back("_sync");
+  using Op = CollectiveOp;
+  std::optional<Op> K = llvm::StringSwitch<std::optional<Op>>(Base)
+                            .Case("__shfl", Op::Shuffle)
+                            .Case("__shfl_up", Op::ShuffleUp)
+                            .Case("__shfl_down", Op::ShuffleDown)
+                            .Case("__shfl_xor", Op::ShuffleXor)
+                            .Case("__ballot", Op::Ballot)
+                            .Case("__all", Op::All)
+                            .Case("__any", Op::Any)
+                            .Default(std::nullopt);
+  if (K)
+    return Collective{*K, Sync};
+  // These exist only with a mask.
+  if (!Sync)
+    return std::nullopt;
+  K = llvm::StringSwitch<std::optional<Op>>(Base)
+          .Case("__uni", Op::Uni)
+          .Case("__match_any", Op::MatchAny)
+          .Case("__match_all", Op::MatchAll)
+          .Cases({"__reduce_add", "__reduce_min", "__reduce_max",
+                  "__reduce_and", "__reduce_or", "__reduce_xor"},
+                 Op::Reduce)
+          .Default(std::nullopt);
+  if (K)
+    return Collective{*K, true};
+  return std::nullopt;
+}
+
+std::optional<Collective> collectiveOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  if (Name.empty())
+    return std::nullopt;
+  return collectiveOf(Name);
+}
+
+bool isLaneMaskQuery(StringRef Name) {
+  return Name == "__activemask" || Name == "__lanemask_lt" ||
+         Name == "__lanemask_le" || Name == "__lanemask_gt" ||
+         Name == "__lanemask_ge" || Name == "__lanemask_eq";
+}
+
+} // namespace cuda
+} // namespace shmem

@@ -1,0 +1,150 @@
+//===- CudaModel.h - The CUDA vocabulary, named once ------------*- C++ -*-===//
+//
+// Which calls and asm statements of CUDA code synchronise threads, whom they
+// wait for, and which are warp collectives with a mask. Every analysis asks
+// here instead of matching names itself, so that a new barrier or intrinsic
+// is taught to the walker, the uniformity analysis, the reach scan and the
+// checks at once.
+//
+// Names are matched as CUDA code spells them (the toolkit's headers declare
+// `__syncthreads()`, `__shfl_sync()`, ...; the tests' stand-in headers do
+// too) and as clang's NVVM builtins that those headers call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_PROGRAM_CUDAMODEL_H
+#define SHMEM_LINT_ANALYSIS_PROGRAM_CUDAMODEL_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace clang {
+class CXXRecordDecl;
+class GCCAsmStmt;
+} // namespace clang
+
+namespace shmem {
+namespace cuda {
+
+/// The callee's plain name ("__syncthreads", "sync"); empty for operators,
+/// constructors and indirect calls.
+std::string calleeName(const clang::CallExpr *Call);
+
+/// Whom a barrier waits for.
+enum class SyncScope {
+  Grid,      ///< grid.sync(), cg::sync(grid): every thread of the launch.
+  Block,     ///< __syncthreads(), block.sync(), bar.sync 0.
+  Counted,   ///< bar.sync id, count: whole warps (inline asm only).
+  Warp,      ///< __syncwarp(mask): the lanes of the mask.
+  Tile,      ///< thread_block_tile<N>::sync(): the tile's N threads.
+  Group,     ///< thread_group::sync(), a tile of unknown size: some group.
+  Coalesced, ///< coalesced_group::sync(): the threads that reach it.
+};
+
+/// A call that is a barrier.
+struct BarrierCall {
+  /// How the trace records it: true for the barriers of a warp or less
+  /// (__syncwarp, a tile's or a coalesced group's sync), false for the rest
+  /// (a `thread_group`'s sync counts as a block's until the walk knows
+  /// which group it holds).
+  bool WarpLevel = false;
+  /// Whom it waits for, from the call alone (see SyncScope). A group
+  /// reached through a static member (`cta.sync()` with the toolkit's
+  /// headers) has the scope of its builtin, the block's.
+  SyncScope Scope = SyncScope::Block;
+  /// For Tile: N of thread_block_tile<N>.
+  unsigned TileSize = 0;
+  /// The argument that holds the lane mask (__syncwarp), if any; a missing
+  /// or defaulted argument means every lane.
+  std::optional<unsigned> MaskArg;
+  /// __syncthreads_count/_and/_or (and their NVVM builtins): the barrier
+  /// also returns a reduction over the block, the same in every thread.
+  bool Reduces = false;
+};
+
+/// The barrier \p Call is, if any: the block barriers and their reducing
+/// forms, __barrier_sync, __syncwarp, the NVVM builtins behind them, and
+/// cooperative groups' `g.sync()` / `cg::sync(g)`.
+std::optional<BarrierCall> barrierOf(const clang::CallExpr *Call);
+
+/// Whether \p Name is a barrier intrinsic (the named barriers above and
+/// every `__nvvm_bar*` builtin): a call that returns nothing thread-specific.
+bool isBarrierName(llvm::StringRef Name);
+
+/// Whether \p Name is a block-wide reduction that is also a barrier
+/// (__syncthreads_count/_and/_or and their NVVM builtins).
+bool isBlockReduction(llvm::StringRef Name);
+
+/// A barrier written in inline asm: `bar.sync`, `barrier.sync`, `bar.red`,
+/// `barrier.red` (with any modifiers). `bar.arrive` and the cluster
+/// barriers do not wait, or wait for other threads, and are not barriers
+/// here.
+struct AsmBarrier {
+  std::string Mnemonic; ///< "bar.sync", "barrier.red", ...
+  /// `bar.sync id, count`: the barrier waits for `count` threads, whole
+  /// warps, rather than the block.
+  bool Counted = false;
+  /// For Counted: the thread count when it is an immediate (`bar.sync 1,
+  /// 64;`), not an operand (`bar.sync 1, %0;`).
+  std::optional<unsigned> Count;
+  /// bar.red / barrier.red: a block-wide reduction as well.
+  bool Reduces = false;
+};
+std::optional<AsmBarrier> asmBarrierOf(llvm::StringRef AsmText);
+std::optional<AsmBarrier> asmBarrierOf(const clang::GCCAsmStmt *Asm);
+
+/// The warp collectives: intrinsics that exchange values between the lanes
+/// of a warp. The `_sync` forms take a mask first; the CUDA guide requires
+/// that every non-exited lane named in the mask execute the same intrinsic
+/// with the same mask, and that each calling lane be in it.
+enum class CollectiveOp {
+  Shuffle,     ///< __shfl_sync: from a source lane.
+  ShuffleUp,   ///< __shfl_up_sync
+  ShuffleDown, ///< __shfl_down_sync
+  ShuffleXor,  ///< __shfl_xor_sync
+  Ballot,      ///< __ballot_sync
+  All,         ///< __all_sync
+  Any,         ///< __any_sync
+  Uni,         ///< __uni_sync
+  MatchAny,    ///< __match_any_sync: the lanes holding the same value.
+  MatchAll,    ///< __match_all_sync
+  Reduce,      ///< __reduce_{add,min,max,and,or,xor}_sync
+};
+
+struct Collective {
+  CollectiveOp Op = CollectiveOp::Shuffle;
+  /// The `_sync` form, with a mask as argument 0. The legacy forms
+  /// (`__shfl`, `__ballot`, `__all`, ...) have none: they act on the lanes
+  /// that happen to be active.
+  bool Sync = true;
+  bool isShuffle() const {
+    return Op == CollectiveOp::Shuffle || Op == CollectiveOp::ShuffleUp ||
+           Op == CollectiveOp::ShuffleDown || Op == CollectiveOp::ShuffleXor;
+  }
+  /// The result is the same in every lane that takes part (votes, ballots,
+  /// __match_all_sync, reductions); shuffles and __match_any_sync give each
+  /// lane its own.
+  bool sameInEveryLane() const {
+    return !isShuffle() && Op != CollectiveOp::MatchAny;
+  }
+};
+
+/// The warp collective named \p Name, if it is one.
+std::optional<Collective> collectiveOf(llvm::StringRef Name);
+std::optional<Collective> collectiveOf(const clang::CallExpr *Call);
+
+/// __activemask() and __lanemask_{lt,le,gt,ge,eq}(): lane masks of the
+/// calling warp, not collectives (no lane waits for another).
+bool isLaneMaskQuery(llvm::StringRef Name);
+
+/// The thread count of a `thread_block_tile<N, ...>` specialisation; 0 for
+/// any other class.
+unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
+
+} // namespace cuda
+} // namespace shmem
+
+#endif

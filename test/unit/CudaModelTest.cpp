@@ -1,0 +1,148 @@
+//===- CudaModelTest.cpp - The CUDA vocabulary, named once ----------------===//
+//
+// cuda::barrierOf, asmBarrierOf and collectiveOf: every barrier with its
+// scope, the inline-asm barriers (barrier.red included, which the walker
+// once missed), and every warp collective, by the names CUDA code uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/Program/CudaModel.h"
+
+#include "ParseCuda.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "gtest/gtest.h"
+
+#include <vector>
+
+using namespace clang;
+using namespace shmem;
+
+namespace {
+
+TEST(CudaModel, AsmBarriers) {
+  auto A = cuda::asmBarrierOf("bar.sync 0;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "bar.sync");
+  EXPECT_FALSE(A->Counted);
+  EXPECT_FALSE(A->Reduces);
+
+  A = cuda::asmBarrierOf("barrier.sync.aligned 1, 128;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "barrier.sync");
+  EXPECT_TRUE(A->Counted);
+  EXPECT_EQ(A->Count, 128u);
+  A = cuda::asmBarrierOf("bar.sync 1, %0;");
+  ASSERT_TRUE(A);
+  EXPECT_TRUE(A->Counted);
+  EXPECT_FALSE(A->Count);
+
+  A = cuda::asmBarrierOf("barrier.red.popc.u32 %0, 0, %1;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "barrier.red");
+  EXPECT_TRUE(A->Reduces);
+  EXPECT_FALSE(A->Counted);
+
+  A = cuda::asmBarrierOf("{ .reg .pred p; bar.red.or.pred p, 0, p; }");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "bar.red");
+
+  // Arriving does not wait; other instructions are not barriers.
+  EXPECT_FALSE(cuda::asmBarrierOf("bar.arrive 1, 64;"));
+  EXPECT_FALSE(cuda::asmBarrierOf("mov.u32 %0, %%laneid;"));
+}
+
+TEST(CudaModel, Collectives) {
+  using Op = cuda::CollectiveOp;
+  const std::pair<const char *, Op> Sync[] = {
+      {"__shfl_sync", Op::Shuffle},         {"__shfl_up_sync", Op::ShuffleUp},
+      {"__shfl_down_sync", Op::ShuffleDown}, {"__shfl_xor_sync", Op::ShuffleXor},
+      {"__ballot_sync", Op::Ballot},        {"__all_sync", Op::All},
+      {"__any_sync", Op::Any},              {"__uni_sync", Op::Uni},
+      {"__match_any_sync", Op::MatchAny},   {"__match_all_sync", Op::MatchAll},
+      {"__reduce_add_sync", Op::Reduce},    {"__reduce_min_sync", Op::Reduce},
+      {"__reduce_max_sync", Op::Reduce},    {"__reduce_and_sync", Op::Reduce},
+      {"__reduce_or_sync", Op::Reduce},     {"__reduce_xor_sync", Op::Reduce},
+  };
+  for (const auto &[Name, K] : Sync) {
+    SCOPED_TRACE(Name);
+    auto C = cuda::collectiveOf(Name);
+    ASSERT_TRUE(C);
+    EXPECT_EQ(C->Op, K);
+    EXPECT_TRUE(C->Sync);
+  }
+  // Shuffles and __match_any_sync give each lane its own result.
+  EXPECT_FALSE(cuda::collectiveOf("__shfl_xor_sync")->sameInEveryLane());
+  EXPECT_FALSE(cuda::collectiveOf("__match_any_sync")->sameInEveryLane());
+  EXPECT_TRUE(cuda::collectiveOf("__reduce_add_sync")->sameInEveryLane());
+  // The legacy forms have no mask.
+  auto Legacy = cuda::collectiveOf("__shfl_down");
+  ASSERT_TRUE(Legacy);
+  EXPECT_FALSE(Legacy->Sync);
+  EXPECT_FALSE(cuda::collectiveOf("__ballot")->Sync);
+  // Not collectives.
+  for (const char *Name : {"__uni", "__reduce_add", "__reduce_mul_sync",
+                           "__syncwarp", "__activemask", "shfl_sync"})
+    EXPECT_FALSE(cuda::collectiveOf(Name)) << Name;
+  EXPECT_TRUE(cuda::isLaneMaskQuery("__activemask"));
+  EXPECT_TRUE(cuda::isLaneMaskQuery("__lanemask_lt"));
+}
+
+/// Every call in the last kernel of \p Code, in source order.
+std::vector<const CallExpr *> callsIn(ASTContext &Ctx) {
+  struct V : RecursiveASTVisitor<V> {
+    std::vector<const CallExpr *> Calls;
+    bool VisitCallExpr(CallExpr *C) {
+      Calls.push_back(C);
+      return true;
+    }
+  } Vis;
+  Vis.TraverseStmt(test::lastKernel(Ctx)->getBody());
+  return Vis.Calls;
+}
+
+TEST(CudaModel, BarrierCalls) {
+  auto AST = test::parseDeviceCode(R"(
+struct Queue { __device__ void sync(); };
+__global__ void k(int *out, Queue *q) {
+  __syncthreads();
+  out[0] = __syncthreads_count(out[1]);
+  __syncwarp(0x0000ffffu);
+  __barrier_sync(0);
+  q->sync();
+}
+)",
+                                   R"(
+    __device__ int __syncthreads_count(int);
+    __device__ void __syncwarp(unsigned mask = 0xffffffffu);
+    __device__ void __barrier_sync(unsigned);
+  )");
+  ASSERT_TRUE(AST);
+  std::vector<const CallExpr *> Calls = callsIn(AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 5u);
+
+  auto B = cuda::barrierOf(Calls[0]);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Scope, cuda::SyncScope::Block);
+  EXPECT_FALSE(B->WarpLevel);
+  EXPECT_FALSE(B->Reduces);
+
+  B = cuda::barrierOf(Calls[1]);
+  ASSERT_TRUE(B);
+  EXPECT_TRUE(B->Reduces);
+
+  B = cuda::barrierOf(Calls[2]);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Scope, cuda::SyncScope::Warp);
+  EXPECT_TRUE(B->WarpLevel);
+  EXPECT_EQ(B->MaskArg, 0u);
+
+  B = cuda::barrierOf(Calls[3]);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Scope, cuda::SyncScope::Block);
+
+  // A sync() of a class that is no cooperative group is no barrier.
+  EXPECT_FALSE(cuda::barrierOf(Calls[4]));
+}
+
+} // namespace
