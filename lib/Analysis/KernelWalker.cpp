@@ -294,6 +294,9 @@ private:
   std::vector<char> Active;
   bool ActiveApprox = false;
   bool Recording = true;
+  /// Inside code whose branches are walked otherwise than they run (a
+  /// switch body, a loop's condition): their outcomes are not exact.
+  unsigned InexactBranches = 0;
   unsigned Seq = 0;
   /// The expression being evaluated whose value is discarded (see
   /// evalDiscarded()).
@@ -481,6 +484,77 @@ private:
     auto [It, New] = T.UniformBranch.try_emplace(S, Uniform);
     if (!New)
       It->second = It->second && Uniform;
+    if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      noteOutcomes(S, Cond);
+  }
+
+  /// Record which sides of branch \p S the active threads take now (see
+  /// KernelTrace::Branches): with a condition known per thread, the values
+  /// it has in them; otherwise either side.
+  void noteOutcomes(const Stmt *S, const LaneValue &Cond) {
+    KernelTrace::BranchOutcomes &O = T.Branches[S][CallStack];
+    if (ActiveApprox || InexactBranches)
+      O.Exact = false;
+    if (O.TakenTrue && O.TakenFalse)
+      return;
+    if (!Cond.isConcrete()) {
+      if (anyActive())
+        O.TakenTrue = O.TakenFalse = true;
+      return;
+    }
+    if (std::optional<int64_t> V = Cond.constants().splatValue()) {
+      if (anyActive())
+        (*V ? O.TakenTrue : O.TakenFalse) = true;
+      return;
+    }
+    Cond.constants().forEachWhile([&](unsigned I, int64_t X) {
+      if (Active[I])
+        (X ? O.TakenTrue : O.TakenFalse) = true;
+      return !(O.TakenTrue && O.TakenFalse);
+    });
+  }
+
+  /// One visit of a for or while loop with its condition's tests, as
+  /// KernelTrace::LoopFacts records them.
+  struct LoopVisit {
+    bool Reached = false, Exact = true, FirstTestHolds = true;
+    int64_t Trips = -2; ///< As LoopOutcomes::Trips.
+    /// Test \p K (0: the first) gave \p C in the active threads.
+    void test(const KernelWalker &W, unsigned K, const LaneValue &C) {
+      if (!W.anyActive())
+        return;
+      if (K == 0)
+        Reached = true;
+      if (W.ActiveApprox)
+        Exact = false;
+      bool SomeLeave = !C.isConcrete();
+      if (!SomeLeave) {
+        const std::vector<char> &A = W.Active;
+        C.constants().forEachWhile([&](unsigned I, int64_t X) {
+          SomeLeave = SomeLeave || (A[I] && !X);
+          return !SomeLeave;
+        });
+      }
+      if (!SomeLeave)
+        return;
+      if (K == 0)
+        FirstTestHolds = false;
+      Trips = !C.isConcrete() || (Trips != -2 && Trips != int64_t(K))
+                  ? -1
+                  : int64_t(K);
+    }
+  };
+
+  void noteLoop(const Stmt *L, const LoopVisit &V) {
+    if (!Recording || !V.Reached)
+      return;
+    KernelTrace::LoopOutcomes &O = T.LoopFacts[L][CallStack];
+    O.Exact = O.Exact && V.Exact && !InexactBranches;
+    O.FirstTestHolds = O.FirstTestHolds && V.FirstTestHolds;
+    if (V.Trips == -1 || (V.Trips >= 0 && O.Trips != -2 && O.Trips != V.Trips))
+      O.Trips = -1;
+    else if (V.Trips >= 0)
+      O.Trips = V.Trips;
   }
 
   /// A non-affine result over uniform operands is uniform: name it.
@@ -2922,7 +2996,9 @@ private:
     Env Entry = Vars;
     std::vector<char> EntryActive = Active;
     LoopStates.push_back(LoopState());
+    ++InexactBranches;
     walkStmt(Sw->getBody());
+    --InexactBranches;
     LoopStates.pop_back();
     Env After = Vars;
     LaneValue Unk = unknown("switch");
@@ -3106,8 +3182,20 @@ private:
     }
     const ModifiedVars &Mod = LM.Mod;
 
-    if (tryUnroll(L, Body, Cond, Inc, LM))
+    std::optional<bool> FirstTest;
+    if (tryUnroll(L, Body, Cond, Inc, LM, FirstTest))
       return;
+    // Walked once for every iteration: only the first test is known, and
+    // only when the counter's simulation gave it (it is the same in every
+    // thread then).
+    if (Cond && !isa<DoStmt>(L) && anyActive()) {
+      LoopVisit Visit;
+      Visit.Reached = true;
+      Visit.Exact = !ActiveApprox;
+      Visit.FirstTestHolds = FirstTest.value_or(false);
+      Visit.Trips = FirstTest && !*FirstTest ? 0 : -1;
+      noteLoop(L, Visit);
+    }
 
     SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
                                   "iteration of the loop at line " +
@@ -3269,14 +3357,19 @@ private:
   /// Walk a loop once per iteration when a variable updated only by the
   /// increment runs through a short constant sequence: every value in the
   /// body is then exact, including guards like `if (tid < s)`.
+  /// \p FirstTest: whether the first test holds, when a simulation of the
+  /// counter (the same in every thread) said so, unrolled or not.
   bool tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
-                 const Expr *Inc, const LoopMods &LM) {
+                 const Expr *Inc, const LoopMods &LM,
+                 std::optional<bool> &FirstTest) {
     if (!isa<ForStmt>(L) || !Cond || !Inc)
       return false;
     for (const VarDecl *V : LM.IncMod.Vars) {
       if (LM.Mod.Count.at(V) != 1 || !Vars.count(V))
         continue;
       auto Seq = simulateLoop(V, Cond, Inc);
+      if (Seq)
+        FirstTest = !Seq->empty();
       if (!Seq || Seq->empty() || Seq->size() > MaxUnrolledTrips ||
           UnrollProduct * Seq->size() > MaxUnrollProduct)
         continue;
@@ -3285,12 +3378,30 @@ private:
       if (Recording)
         T.Unrolled.try_emplace(L, KernelTrace::UnrolledLoop{V, *Seq});
       UnrollProduct *= Seq->size();
+      LoopVisit Visit;
       for (unsigned K = 0; K < Seq->size(); ++K) {
         // The increment computes the next value itself; pin it anyway so a
         // thread-dependent write to V in the body can't derail the count.
         Vars[V] = evalInt(constant((*Seq)[K]));
-        walkLoopIteration(L, Body, Cond, Inc, int(K));
+        walkLoopIteration(L, Body, Cond, Inc, int(K), &Visit);
       }
+      // The last test, which ends the unrolled walk, is evaluated here: it
+      // must fail in every thread still in the loop for the trip count to
+      // be the one every thread leaving through the condition runs.
+      if (Visit.Reached && anyActive()) {
+        LaneValue C = hasEffects(Cond) ? unknown("loop condition")
+                                       : quietInt(Cond);
+        Visit.test(*this, unsigned(Seq->size()), C);
+        bool SomeStay = !C.isConcrete();
+        if (!SomeStay)
+          C.constants().forEachWhile([&](unsigned I, int64_t X) {
+            SomeStay = Active[I] && X;
+            return !SomeStay;
+          });
+        if (SomeStay)
+          Visit.Trips = -1;
+      }
+      noteLoop(L, Visit);
       UnrollProduct /= Seq->size();
       Active = EntryActive;
       ActiveApprox = EntryApprox;
@@ -3304,7 +3415,8 @@ private:
   }
 
   void walkLoopIteration(const Stmt *L, const Stmt *Body, const Expr *Cond,
-                         const Expr *Inc, int Iteration = -1) {
+                         const Expr *Inc, int Iteration = -1,
+                         LoopVisit *Visit = nullptr) {
     Loops.push_back(L);
     LoopIterations.push_back(Iteration);
     LoopStates.push_back(LoopState());
@@ -3312,8 +3424,12 @@ private:
     if (!Cond)
       noteBranch(L, constant(1));
     if (Cond && !IsDo) {
+      ++InexactBranches;
       LaneValue C = eval(Cond).Int;
+      --InexactBranches;
       noteBranch(L, C);
+      if (Visit)
+        Visit->test(*this, unsigned(Iteration), C);
       if (C.isConcrete()) {
         narrowActive(C, true);
       } else if (!C.isUniform()) {
@@ -3330,8 +3446,12 @@ private:
           Active[I] = 1;
     if (Inc)
       evalDiscarded(Inc);
-    if (Cond && IsDo)
-      noteBranch(L, eval(Cond).Int);
+    if (Cond && IsDo) {
+      ++InexactBranches;
+      LaneValue C = eval(Cond).Int;
+      --InexactBranches;
+      noteBranch(L, C);
+    }
     LoopStates.pop_back();
     Loops.pop_back();
     LoopIterations.pop_back();
