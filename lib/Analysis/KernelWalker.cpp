@@ -361,6 +361,9 @@ private:
     std::vector<char> Returned;
     std::optional<Value> RetVal;
     bool RetConsistent = true;
+    /// Some return ran with an approximate mask: Returned may hold threads
+    /// that did not return.
+    bool ReturnedApprox = false;
   };
   std::vector<FrameState> Frames;
   // Per loop: threads that continued / broke out. Empty until a `continue`
@@ -2615,6 +2618,7 @@ private:
       ThisStack.push_back(std::move(This));
     Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
     std::vector<char> EntryActive = Active;
+    bool EntryApprox = ActiveApprox;
     walkStmt(Def->getBody());
     FrameState F = std::move(Frames.back());
     Frames.pop_back();
@@ -2622,8 +2626,11 @@ private:
       ThisStack.pop_back();
     CallStack.pop_back();
     Inlining.pop_back();
-    // Threads that returned rejoin the caller.
+    // Threads that returned rejoin the caller: every thread that called,
+    // as exactly as before the call (a return under a data-dependent `if`
+    // inside does not make the caller's mask approximate).
     Active = EntryActive;
+    ActiveApprox = EntryApprox;
     Vars = std::move(Saved);
     if (F.RetVal && F.RetConsistent)
       return *F.RetVal;
@@ -2831,11 +2838,29 @@ private:
           F.RetConsistent = false;
       }
     }
-    if (!Frames.empty())
+    if (!Frames.empty()) {
       for (unsigned I = 0; I < N; ++I)
         if (Active[I])
           Frames.back().Returned[I] = 1;
+      if (ActiveApprox)
+        Frames.back().ReturnedApprox = true;
+    }
     std::fill(Active.begin(), Active.end(), 0);
+  }
+
+  /// After a loop: the threads that returned inside the function are gone.
+  /// When a return ran with an approximate mask, threads that did not
+  /// return may go too: the mask is then no longer exact (it was a
+  /// superset inside; it may be a subset now).
+  void dropReturned() {
+    if (Frames.empty())
+      return;
+    const FrameState &F = Frames.back();
+    for (unsigned I = 0; I < N; ++I)
+      if (F.Returned[I] && Active[I]) {
+        Active[I] = 0;
+        ActiveApprox = ActiveApprox || F.ReturnedApprox;
+      }
   }
 
   /// The parts of condition \p C that must have the given truth for \p C
@@ -3322,10 +3347,7 @@ private:
     // returned), with the modified variables no longer known per iteration.
     Active = EntryActive;
     ActiveApprox = EntryApprox;
-    if (!Frames.empty())
-      for (unsigned I = 0; I < N; ++I)
-        if (Frames.back().Returned[I])
-          Active[I] = 0;
+    dropReturned();
     Env Out = Entry;
     for (const VarDecl *V : Mod.Vars) {
       auto It = Out.find(V);
@@ -3405,10 +3427,7 @@ private:
       UnrollProduct /= Seq->size();
       Active = EntryActive;
       ActiveApprox = EntryApprox;
-      if (!Frames.empty())
-        for (unsigned I = 0; I < N; ++I)
-          if (Frames.back().Returned[I])
-            Active[I] = 0;
+      dropReturned();
       return true;
     }
     return false;

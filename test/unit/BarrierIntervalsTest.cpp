@@ -393,4 +393,56 @@ TEST(BarrierIntervalsTest, WalkerRecordsBranchAndLoopFacts) {
   EXPECT_FALSE(Br.TakenFalse);
 }
 
+/// The facts the walk recorded for the branch on line \p Line.
+const KernelTrace::BranchOutcomes *branchOn(const Analysed &A,
+                                            unsigned Line) {
+  const SourceManager &SM = A.AST->getSourceManager();
+  for (const auto &KV : A.T.Branches)
+    if (SM.getPresumedLineNumber(KV.first->getBeginLoc()) == Line &&
+        KV.second.size() == 1)
+      return &KV.second.begin()->second;
+  ADD_FAILURE() << "no branch on line " << Line;
+  return nullptr;
+}
+
+TEST(BarrierIntervalsTest, ReturnsUnderUnknownConditionsAndExactness) {
+  // A callee returning under a condition the walk cannot evaluate: every
+  // thread is back after the call, as exactly as before it.
+  Analysed Call = analyse(R"(__device__ float slope(float b) {
+  if (b <= 0.0f)
+    return 1.0f;
+  return b;
+}
+__global__ void k(float *out, float b) {
+  __shared__ float s[64];
+  s[__nvvm_read_ptx_sreg_tid_x()] = slope(b);
+  if (__nvvm_read_ptx_sreg_ntid_x() > 32)
+    __syncthreads();
+  out[0] = s[63 - __nvvm_read_ptx_sreg_tid_x()];
+})",
+                          64);
+  const KernelTrace::BranchOutcomes *After = branchOn(Call, 9);
+  ASSERT_TRUE(After);
+  EXPECT_TRUE(After->Exact);
+  // Inside a loop, the threads that may have returned are dropped after
+  // it: more than really returned, so what follows is not exact.
+  Analysed Loop = analyse(R"(__device__ void tail(float *s, const float *in) {
+  for (int k = 0; k < 2; ++k)
+    if (__nvvm_read_ptx_sreg_tid_x() < 32 && in[__nvvm_read_ptx_sreg_tid_x()] > 0)
+      return;
+  if (__nvvm_read_ptx_sreg_tid_x() < 32)
+    s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  s[63 - __nvvm_read_ptx_sreg_tid_x()] = 2.0f;
+}
+__global__ void k(const float *in) {
+  __shared__ float s[64];
+  tail(s, in);
+})",
+                          64);
+  const KernelTrace::BranchOutcomes *Dropped = branchOn(Loop, 5);
+  ASSERT_TRUE(Dropped);
+  EXPECT_FALSE(Dropped->Exact);
+  EXPECT_FALSE(Dropped->TakenTrue); // Threads 0-31 were all dropped.
+}
+
 } // namespace

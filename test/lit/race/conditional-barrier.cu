@@ -10,7 +10,7 @@ __device__ float reduce(float v, float *buf) {
   if (blockDim.x > 32) {
     if (threadIdx.x % 32 == 0)
       buf[threadIdx.x / 32] = v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: thread 0 writes buf[0] (line 12) while thread 32 reads buf[0] (line 15); no barrier between them; add __syncthreads() between line 36 and line 40 [shmem-race]
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: thread 0 writes buf[0] (line 12) while thread 32 reads buf[0] (line 15); no barrier between them; add __syncthreads() between line 56 and line 60 [shmem-race]
     __syncthreads();
     v = buf[threadIdx.x % 32];
   }
@@ -24,6 +24,26 @@ __global__ void twoReductions(float *out) {
   if (blockDim.x > 32) {
     __syncthreads();
   }
+  m = reduce(m, buf);
+  out[threadIdx.x] = m;
+}
+
+// A helper that returns early under a condition the walker cannot
+// evaluate (a float, as ggml's get_alibi_slope) leaves every calling thread
+// active after the call, as exactly as before it: the known condition
+// still drops its side.
+__device__ float slopeOf(float bias, float m) {
+  if (bias <= 0.0f)
+    return 1.0f;
+  return m * bias;
+}
+
+// shmem-lint: block=256
+__global__ void reductionsAfterHelper(float *out, float bias) {
+  extern __shared__ float buf[];
+  float m = reduce(out[threadIdx.x] * slopeOf(bias, 2.0f), buf);
+  if (blockDim.x > 32)
+    __syncthreads();
   m = reduce(m, buf);
   out[threadIdx.x] = m;
 }
@@ -49,7 +69,7 @@ __global__ void shapeBarrier(float *out) {
   if (blockDim.x > 64)
     __syncthreads();
   out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[63] (line 51) while thread 63 writes s[63] (line 48); no barrier between them; add __syncthreads() between line 48 and line 51 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[63] (line 71) while thread 63 writes s[63] (line 68); no barrier between them; add __syncthreads() between line 68 and line 71 [shmem-race]
 }
 
 void launch(float *p) {
@@ -75,7 +95,7 @@ __global__ void orData(float *out) {
   if (blockDim.x < 32 || out[0] > 0)
     __syncthreads();
   out[threadIdx.x] = s[255 - threadIdx.x];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 77) while thread 255 writes s[255] (line 74); no barrier between them; add __syncthreads() between line 74 and line 77 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 97) while thread 255 writes s[255] (line 94); no barrier between them; add __syncthreads() between line 94 and line 97 [shmem-race]
 }
 
 // shmem-lint: block=256
@@ -96,7 +116,7 @@ __global__ void andData(float *out) {
   if (blockDim.x > 32 && out[0] > 0)
     __syncthreads();
   out[threadIdx.x] = s[255 - threadIdx.x];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 98) while thread 255 writes s[255] (line 95); no barrier between them; add __syncthreads() between line 95 and line 98 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 118) while thread 255 writes s[255] (line 115); no barrier between them; add __syncthreads() between line 115 and line 118 [shmem-race]
 }
 
 // A conditional operator with a barrier in one arm.
@@ -119,5 +139,5 @@ __global__ void conditionalNever(float *out) {
   s[threadIdx.x] = out[threadIdx.x];
   int y = blockDim.x < 32 ? syncedOne() : 0;
   out[threadIdx.x] = s[255 - threadIdx.x] + y;
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 121) while thread 255 writes s[255] (line 119); no barrier between them; add __syncthreads() between line 119 and line 121 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 141) while thread 255 writes s[255] (line 139); no barrier between them; add __syncthreads() between line 139 and line 141 [shmem-race]
 }
