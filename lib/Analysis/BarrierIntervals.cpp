@@ -37,6 +37,9 @@ bool LoopRelation::admits(int64_t KA, int64_t KB) const {
     return false;
   if (KnownB && IsAbs(B) && KB != Index(B))
     return false;
+  if ((KnownA && OnlyA >= 0 && KA != OnlyA) ||
+      (KnownB && OnlyB >= 0 && KB != OnlyB))
+    return false;
   // Relative states count from the iteration the tag started in, which the
   // two share only when both are in the loop.
   if (InA && InB && KnownA && KnownB && IsRel(A) && IsRel(B) &&
@@ -102,9 +105,12 @@ struct Tag {
       set(E.Loop, IterState::Any);
       break;
     case LoopEvent::Enter:
-      // A fresh instance of the loop, unless the tag has been in it before
-      // (it then left, so the two instances are unrelated).
-      set(E.Loop, has(E.Loop) ? IterState::Any : IterState::Abs0);
+      // A fresh instance of the loop, also when the tag has been in an
+      // earlier one: what it reaches now is in this instance's first
+      // iteration (and when the loop is the source's, the source's
+      // iteration in its own instance is free: Rel0 for the source side).
+      // Knowing that it is the first test lets a known condition stop it.
+      set(E.Loop, IterState::Abs0);
       break;
     }
   }
@@ -126,6 +132,8 @@ struct BarrierIntervals::Graph {
     unsigned To = 0;
     std::vector<EdgeEvent> Events;
     int Source = -1; ///< A branch source started on this edge.
+    /// The false edge of this loop's condition (a global loop index).
+    int CondExit = -1;
   };
   struct Node {
     enum Kind { Segment, Barrier, Call } K = Segment;
@@ -295,7 +303,13 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       G->Contexts[Parent].Children[S.back()] = Id;
     for (const KernelCFG::Loop &L : C.FC->loops()) {
       G->Contexts[Id].LoopIndex.push_back(Loops.size());
-      Loops.push_back(LoopData{LoopInfo{L.L, Id}});
+      LoopInfo LI{L.L, Id};
+      const KernelTrace::LoopOutcomes *O = T.loopOutcomes(L.L, S);
+      if (O && O->Exact && !C.FC->hasGoto()) {
+        LI.Trips = O->Trips >= 0 ? O->Trips : -1;
+        LI.FirstTestHolds = O->FirstTestHolds || LI.Trips > 0;
+      }
+      Loops.push_back(LoopData{LI});
     }
     return Id;
   };
@@ -433,6 +447,21 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
     auto It = T.UniformBranch.find(Term);
     return It != T.UniformBranch.end() && It->second;
   };
+  // The side \p Index (0: true) of B's branch, which no thread takes in
+  // context Cx (KernelTrace::Branches): exact facts only, and a branch
+  // that some thread took at all (one no thread reached keeps both).
+  auto Untaken = [&](const Graph::Context &Cx, const CFGBlock *B,
+                     unsigned Index) {
+    const Stmt *Term = B->getTerminatorStmt();
+    if (Cx.FC->hasGoto() || B->succ_size() != 2 ||
+        !isa_and_nonnull<IfStmt, AbstractConditionalOperator, BinaryOperator>(
+            Term))
+      return false;
+    const KernelTrace::BranchOutcomes *O = T.branchOutcomes(Term, Cx.Stack);
+    if (!O || !O->Exact || (!O->TakenTrue && !O->TakenFalse))
+      return false;
+    return Index == 0 ? !O->TakenTrue : !O->TakenFalse;
+  };
   for (unsigned C = 0; C < G->Contexts.size(); ++C) {
     Graph::Context &Cx = G->Contexts[C];
     for (unsigned ID = 0; ID < Cx.FC->numBlocks(); ++ID) {
@@ -448,12 +477,19 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       }
       // Block exit -> successors.
       unsigned Last = Chain.back();
+      std::vector<const CFGBlock *> Succs;
+      unsigned Index = 0;
+      for (const CFGBlock *S : B->succs()) {
+        Succs.push_back(S && !Untaken(Cx, B, Index) ? S : nullptr);
+        ++Index;
+      }
       unsigned NSucc = 0;
-      for (const CFGBlock *S : B->succs())
+      for (const CFGBlock *S : Succs)
         NSucc += S != nullptr;
       bool Splits = NSucc > 1 && !Uniform(B);
       unsigned Side = 0;
-      for (const CFGBlock *S : B->succs()) {
+      for (Index = 0; Index < Succs.size(); ++Index) {
+        const CFGBlock *S = Succs[Index];
         if (!S)
           continue;
         Graph::Edge E;
@@ -466,8 +502,11 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
                       llvm::is_contained(Lp.Headers, S->getBlockID());
           if (Back)
             E.Events.push_back({Cx.LoopIndex[L], LoopEvent::Back});
-          else if (InP && !InS)
+          else if (InP && !InS) {
             E.Events.push_back({Cx.LoopIndex[L], LoopEvent::Exit});
+            if (Index == 1 && B->getTerminatorStmt() == Lp.L)
+              E.CondExit = int(Cx.LoopIndex[L]);
+          }
           else if (!InP && InS)
             E.Events.push_back({Cx.LoopIndex[L], LoopEvent::Enter});
         }
@@ -588,8 +627,32 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     for (const Graph::Edge &E : Node.Succs) {
       bool Changed = false;
       auto Send = [&](Tag Tg) {
+        bool Last = false;
+        if (E.CondExit >= 0) {
+          // Leaving through the condition at test k after entering (Abs0,
+          // Abs1), or one back edge after the source (Rel1): see
+          // LoopInfo.
+          const LoopInfo &LI = Loops[E.CondExit].Info;
+          switch (Tg.get(unsigned(E.CondExit))) {
+          case IterState::Abs0:
+            if (LI.FirstTestHolds)
+              return;
+            break;
+          case IterState::Abs1:
+            if (LI.Trips >= 0 && LI.Trips != 1)
+              return;
+            break;
+          case IterState::Rel1:
+            Last = LI.Trips >= 1;
+            break;
+          default:
+            break;
+          }
+        }
         for (const EdgeEvent &Ev : E.Events)
           Tg.apply(Ev);
+        if (Last)
+          Tg.set(unsigned(E.CondExit), IterState::Last);
         auto [It, New] = F->In[E.To].insert(std::move(Tg));
         if (New) {
           Fresh[E.To].push_back(*It);
@@ -671,6 +734,22 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       R.A = TA ? TA->get(L) : IterState::Rel0;
       R.B = TB ? TB->get(L) : IterState::Rel0;
       Key.emplace_back(L, int(R.A), int(R.B));
+      // One side's tag left the loop after the source's last iteration:
+      // the other side, in the source's iteration or the next, is fixed
+      // (the source is that side itself, or the branch both tags start at).
+      auto Fix = [&](IterState S) -> int64_t {
+        if (S != IterState::Rel0 && S != IterState::Rel1)
+          return -1;
+        return Loops[L].Info.Trips - 1 + (S == IterState::Rel1);
+      };
+      if (R.B == IterState::Last)
+        R.OnlyA = Fix(R.A);
+      if (R.A == IterState::Last)
+        R.OnlyB = Fix(R.B);
+      if (R.A == IterState::Last)
+        R.A = IterState::Any;
+      if (R.B == IterState::Last)
+        R.B = IterState::Any;
       C.Loops.push_back(R);
     }
     if (Seen.insert({Key, int(O)}).second)

@@ -25,6 +25,18 @@
 // active thread) never splits threads, so `for (i = 0; i < n; ++i)` does not
 // make the code after the loop concurrent with the next iteration's body.
 //
+// Paths no thread takes are left out, from what the walker saw in each call
+// context (KernelTrace::Branches, LoopFacts), only where it saw it exactly
+// and the function has no goto: the side of a branch no active thread ever
+// took (`if (blockDim.x > 32) __syncthreads();` with 256 threads) has no
+// edge; a tag that entered a loop does not leave through the condition's
+// false edge at the first test when that test holds in every thread
+// (`for (d = blockDim.x; d > 0; d >>= 1)`), nor at another test than the
+// one every thread leaves at when the trip count is known; and a tag that
+// leaves through the condition one back edge after its source says the
+// source was in the last iteration (IterState::Last), which the loop
+// relation then requires of that access.
+//
 // A tag that crossed no loop edge is only its source; those are kept as
 // sparse bit vectors per node, so that a long barrier-free run, where every
 // source reaches every later node, costs bits rather than objects. Block
@@ -62,6 +74,11 @@ enum class IterState : uint8_t {
   Abs0, ///< The tag entered the loop: its first iteration.
   Abs1, ///< The second iteration after the tag entered the loop.
   Any,  ///< Any iteration (more back edges, or the loop was re-entered).
+  /// The tag left the loop through its condition one back edge after its
+  /// source, and the walker knows the test at which threads leave: the
+  /// source was in the loop's last iteration (the reached access is after
+  /// the loop, in any iteration for the rest).
+  Last,
 };
 
 /// How the iterations of the two accesses of a pair relate in one loop
@@ -70,6 +87,10 @@ struct LoopRelation {
   unsigned Loop = 0; ///< Index into BarrierIntervals::loop().
   bool InA = false, InB = false;
   IterState A = IterState::Rel0, B = IterState::Rel0;
+  /// The one iteration A (B) can be in, when the path between the two
+  /// leaves the loop through its condition after that access and the
+  /// walker knows the trip count; -1: no such constraint.
+  int64_t OnlyA = -1, OnlyB = -1;
 
   /// Whether iteration \p KA of A and \p KB of B fit this relation (-1:
   /// that access's iteration is not being asked about).
@@ -122,6 +143,11 @@ public:
   struct LoopInfo {
     const clang::Stmt *Loop = nullptr;
     unsigned Context = 0;
+    /// From the walker (KernelTrace::LoopFacts), when exact: no thread
+    /// leaves the loop at the first test; the test at which every thread
+    /// leaving through the condition does (-1: unknown).
+    bool FirstTestHolds = false;
+    int64_t Trips = -1;
   };
   unsigned numLoops() const { return Loops.size(); }
   const LoopInfo &loop(unsigned I) const { return Loops[I].Info; }

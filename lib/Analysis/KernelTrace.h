@@ -228,6 +228,54 @@ struct KernelTrace {
   /// value in every active thread each time the walk reached it, so threads
   /// never split there. Branches the walk did not reach are absent.
   std::map<const clang::Stmt *, bool> UniformBranch;
+  /// What the walk saw a branch do (an if, ?:, && or ||; keyed as
+  /// UniformBranch) in one call context, over every time it reached it
+  /// (every iteration of the loops around it): which sides some active
+  /// thread took. Barrier intervals drop the CFG edge of a side no thread
+  /// took (`if (blockDim.x > 32) __syncthreads();` with 256 threads), so
+  /// the facts must be exact: a visit with an approximate mask, in a
+  /// switch body (walked as straight-line code) or in a loop's condition
+  /// (whose last test an unrolled walk does not evaluate) clears Exact, and
+  /// a branch absent here (not walked in that context) keeps both edges.
+  struct BranchOutcomes {
+    bool TakenTrue = false, TakenFalse = false;
+    bool Exact = true;
+  };
+  using CallContext = std::vector<const clang::CallExpr *>;
+  std::map<const clang::Stmt *, std::map<CallContext, BranchOutcomes>>
+      Branches;
+  /// What the walk saw of a for or while loop in one call context, over
+  /// every time it reached the loop with some thread active.
+  struct LoopOutcomes {
+    /// Every visit was walked with an exact mask.
+    bool Exact = true;
+    /// In every visit the first test of the condition held in every active
+    /// thread: no thread skips the body.
+    bool FirstTestHolds = true;
+    /// >= 0: in every visit every thread that left through the condition
+    /// did so at this test (after Trips iterations; unrolled loops). -1:
+    /// unknown or several; -2: no thread left through the condition.
+    int64_t Trips = -2;
+  };
+  std::map<const clang::Stmt *, std::map<CallContext, LoopOutcomes>>
+      LoopFacts;
+  /// The facts above for \p S in call context \p C, if walked there.
+  const BranchOutcomes *branchOutcomes(const clang::Stmt *S,
+                                       const CallContext &C) const {
+    auto It = Branches.find(S);
+    if (It == Branches.end())
+      return nullptr;
+    auto CIt = It->second.find(C);
+    return CIt == It->second.end() ? nullptr : &CIt->second;
+  }
+  const LoopOutcomes *loopOutcomes(const clang::Stmt *L,
+                                   const CallContext &C) const {
+    auto It = LoopFacts.find(L);
+    if (It == LoopFacts.end())
+      return nullptr;
+    auto CIt = It->second.find(C);
+    return CIt == It->second.end() ? nullptr : &CIt->second;
+  }
   /// Per unrolled loop: the variable that counts it and its value in each
   /// iteration (`s`: 128, 64, ..., 1), so messages can name an iteration.
   struct UnrolledLoop {

@@ -248,6 +248,9 @@ private:
   std::vector<char> Active;
   bool ActiveApprox = false;
   bool Recording = true;
+  /// Inside code whose branches are walked otherwise than they run (a
+  /// switch body, a loop's condition): their outcomes are not exact.
+  unsigned InexactBranches = 0;
   unsigned Seq = 0;
   /// The expression being evaluated whose value is discarded (see
   /// evalDiscarded()).
@@ -330,6 +333,9 @@ private:
     std::vector<char> Returned;
     std::optional<Value> RetVal;
     bool RetConsistent = true;
+    /// Some return ran with an approximate mask: Returned may hold threads
+    /// that did not return.
+    bool ReturnedApprox = false;
   };
   std::vector<FrameState> Frames;
   // Per loop: threads that continued / broke out. Empty until a `continue`
@@ -453,6 +459,77 @@ private:
     auto [It, New] = T.UniformBranch.try_emplace(S, Uniform);
     if (!New)
       It->second = It->second && Uniform;
+    if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      noteOutcomes(S, Cond);
+  }
+
+  /// Record which sides of branch \p S the active threads take now (see
+  /// KernelTrace::Branches): with a condition known per thread, the values
+  /// it has in them; otherwise either side.
+  void noteOutcomes(const Stmt *S, const LaneValue &Cond) {
+    KernelTrace::BranchOutcomes &O = T.Branches[S][CallStack];
+    if (ActiveApprox || InexactBranches)
+      O.Exact = false;
+    if (O.TakenTrue && O.TakenFalse)
+      return;
+    if (!Cond.isConcrete()) {
+      if (anyActive())
+        O.TakenTrue = O.TakenFalse = true;
+      return;
+    }
+    if (std::optional<int64_t> V = Cond.constants().splatValue()) {
+      if (anyActive())
+        (*V ? O.TakenTrue : O.TakenFalse) = true;
+      return;
+    }
+    Cond.constants().forEachWhile([&](unsigned I, int64_t X) {
+      if (Active[I])
+        (X ? O.TakenTrue : O.TakenFalse) = true;
+      return !(O.TakenTrue && O.TakenFalse);
+    });
+  }
+
+  /// One visit of a for or while loop with its condition's tests, as
+  /// KernelTrace::LoopFacts records them.
+  struct LoopVisit {
+    bool Reached = false, Exact = true, FirstTestHolds = true;
+    int64_t Trips = -2; ///< As LoopOutcomes::Trips.
+    /// Test \p K (0: the first) gave \p C in the active threads.
+    void test(const KernelWalker &W, unsigned K, const LaneValue &C) {
+      if (!W.anyActive())
+        return;
+      if (K == 0)
+        Reached = true;
+      if (W.ActiveApprox)
+        Exact = false;
+      bool SomeLeave = !C.isConcrete();
+      if (!SomeLeave) {
+        const std::vector<char> &A = W.Active;
+        C.constants().forEachWhile([&](unsigned I, int64_t X) {
+          SomeLeave = SomeLeave || (A[I] && !X);
+          return !SomeLeave;
+        });
+      }
+      if (!SomeLeave)
+        return;
+      if (K == 0)
+        FirstTestHolds = false;
+      Trips = !C.isConcrete() || (Trips != -2 && Trips != int64_t(K))
+                  ? -1
+                  : int64_t(K);
+    }
+  };
+
+  void noteLoop(const Stmt *L, const LoopVisit &V) {
+    if (!Recording || !V.Reached)
+      return;
+    KernelTrace::LoopOutcomes &O = T.LoopFacts[L][CallStack];
+    O.Exact = O.Exact && V.Exact && !InexactBranches;
+    O.FirstTestHolds = O.FirstTestHolds && V.FirstTestHolds;
+    if (V.Trips == -1 || (V.Trips >= 0 && O.Trips != -2 && O.Trips != V.Trips))
+      O.Trips = -1;
+    else if (V.Trips >= 0)
+      O.Trips = V.Trips;
   }
 
   /// A non-affine result over uniform operands is uniform: name it.
@@ -2595,6 +2672,7 @@ private:
       ThisStack.push_back(std::move(This));
     Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
     std::vector<char> EntryActive = Active;
+    bool EntryApprox = ActiveApprox;
     walkStmt(Def->getBody());
     FrameState F = std::move(Frames.back());
     Frames.pop_back();
@@ -2602,8 +2680,11 @@ private:
       ThisStack.pop_back();
     CallStack.pop_back();
     Inlining.pop_back();
-    // Threads that returned rejoin the caller.
+    // Threads that returned rejoin the caller: every thread that called,
+    // as exactly as before the call (a return under a data-dependent `if`
+    // inside does not make the caller's mask approximate).
     Active = EntryActive;
+    ActiveApprox = EntryApprox;
     Vars = std::move(Saved);
     if (F.RetVal && F.RetConsistent)
       return *F.RetVal;
@@ -2810,10 +2891,13 @@ private:
           F.RetConsistent = false;
       }
     }
-    if (!Frames.empty())
+    if (!Frames.empty()) {
       for (unsigned I = 0; I < N; ++I)
         if (Active[I])
           Frames.back().Returned[I] = 1;
+      if (ActiveApprox)
+        Frames.back().ReturnedApprox = true;
+    }
     // A return from the kernel's body ends the thread. Probe walks
     // (Recording off) leave no trace.
     if (Frames.empty() && Recording && !Uncertain && !ActiveApprox)
@@ -2821,6 +2905,21 @@ private:
         if (Active[I])
           Exited[I] = 1, AnyExited = true;
     std::fill(Active.begin(), Active.end(), 0);
+  }
+
+  /// After a loop: the threads that returned inside the function are gone.
+  /// When a return ran with an approximate mask, threads that did not
+  /// return may go too: the mask is then no longer exact (it was a
+  /// superset inside; it may be a subset now).
+  void dropReturned() {
+    if (Frames.empty())
+      return;
+    const FrameState &F = Frames.back();
+    for (unsigned I = 0; I < N; ++I)
+      if (F.Returned[I] && Active[I]) {
+        Active[I] = 0;
+        ActiveApprox = ActiveApprox || F.ReturnedApprox;
+      }
   }
 
   /// The parts of condition \p C that must have the given truth for \p C
@@ -2986,7 +3085,9 @@ private:
     std::vector<char> EntryActive = Active;
     LoopStates.push_back(LoopState());
     ++Uncertain; // Every case runs with every thread possibly active.
+    ++InexactBranches;
     walkStmt(Sw->getBody());
+    --InexactBranches;
     --Uncertain;
     LoopStates.pop_back();
     Env After = Vars;
@@ -3172,8 +3273,20 @@ private:
     }
     const ModifiedVars &Mod = LM.Mod;
 
-    if (tryUnroll(L, Body, Cond, Inc, LM))
+    std::optional<bool> FirstTest;
+    if (tryUnroll(L, Body, Cond, Inc, LM, FirstTest))
       return;
+    // Walked once for every iteration: only the first test is known, and
+    // only when the counter's simulation gave it (it is the same in every
+    // thread then).
+    if (Cond && !isa<DoStmt>(L) && anyActive()) {
+      LoopVisit Visit;
+      Visit.Reached = true;
+      Visit.Exact = !ActiveApprox;
+      Visit.FirstTestHolds = FirstTest.value_or(false);
+      Visit.Trips = FirstTest && !*FirstTest ? 0 : -1;
+      noteLoop(L, Visit);
+    }
 
     SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
                                   "iteration of the loop at line " +
@@ -3300,10 +3413,7 @@ private:
     // returned), with the modified variables no longer known per iteration.
     Active = EntryActive;
     ActiveApprox = EntryApprox;
-    if (!Frames.empty())
-      for (unsigned I = 0; I < N; ++I)
-        if (Frames.back().Returned[I])
-          Active[I] = 0;
+    dropReturned();
     dropExited();
     Env Out = Entry;
     for (const VarDecl *V : Mod.Vars) {
@@ -3336,14 +3446,19 @@ private:
   /// Walk a loop once per iteration when a variable updated only by the
   /// increment runs through a short constant sequence: every value in the
   /// body is then exact, including guards like `if (tid < s)`.
+  /// \p FirstTest: whether the first test holds, when a simulation of the
+  /// counter (the same in every thread) said so, unrolled or not.
   bool tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
-                 const Expr *Inc, const LoopMods &LM) {
+                 const Expr *Inc, const LoopMods &LM,
+                 std::optional<bool> &FirstTest) {
     if (!isa<ForStmt>(L) || !Cond || !Inc)
       return false;
     for (const VarDecl *V : LM.IncMod.Vars) {
       if (LM.Mod.Count.at(V) != 1 || !Vars.count(V))
         continue;
       auto Seq = simulateLoop(V, Cond, Inc);
+      if (Seq)
+        FirstTest = !Seq->empty();
       if (!Seq || Seq->empty() || Seq->size() > MaxUnrolledTrips ||
           UnrollProduct * Seq->size() > MaxUnrollProduct)
         continue;
@@ -3352,19 +3467,34 @@ private:
       if (Recording)
         T.Unrolled.try_emplace(L, KernelTrace::UnrolledLoop{V, *Seq});
       UnrollProduct *= Seq->size();
+      LoopVisit Visit;
       for (unsigned K = 0; K < Seq->size(); ++K) {
         // The increment computes the next value itself; pin it anyway so a
         // thread-dependent write to V in the body can't derail the count.
         Vars[V] = evalInt(constant((*Seq)[K]));
-        walkLoopIteration(L, Body, Cond, Inc, int(K));
+        walkLoopIteration(L, Body, Cond, Inc, int(K), &Visit);
       }
+      // The last test, which ends the unrolled walk, is evaluated here: it
+      // must fail in every thread still in the loop for the trip count to
+      // be the one every thread leaving through the condition runs.
+      if (Visit.Reached && anyActive()) {
+        LaneValue C = hasEffects(Cond) ? unknown("loop condition")
+                                       : quietInt(Cond);
+        Visit.test(*this, unsigned(Seq->size()), C);
+        bool SomeStay = !C.isConcrete();
+        if (!SomeStay)
+          C.constants().forEachWhile([&](unsigned I, int64_t X) {
+            SomeStay = Active[I] && X;
+            return !SomeStay;
+          });
+        if (SomeStay)
+          Visit.Trips = -1;
+      }
+      noteLoop(L, Visit);
       UnrollProduct /= Seq->size();
       Active = EntryActive;
       ActiveApprox = EntryApprox;
-      if (!Frames.empty())
-        for (unsigned I = 0; I < N; ++I)
-          if (Frames.back().Returned[I])
-            Active[I] = 0;
+      dropReturned();
       dropExited();
       return true;
     }
@@ -3372,7 +3502,8 @@ private:
   }
 
   void walkLoopIteration(const Stmt *L, const Stmt *Body, const Expr *Cond,
-                         const Expr *Inc, int Iteration = -1) {
+                         const Expr *Inc, int Iteration = -1,
+                         LoopVisit *Visit = nullptr) {
     Loops.push_back(L);
     LoopIterations.push_back(Iteration);
     LoopStates.push_back(LoopState());
@@ -3381,9 +3512,13 @@ private:
     if (!Cond)
       noteBranch(L, constant(1));
     if (Cond && !IsDo) {
+      ++InexactBranches;
       LaneValue C = eval(Cond).Int;
+      --InexactBranches;
       noteBranch(L, C);
       Unsure = !C.isConcrete();
+      if (Visit)
+        Visit->test(*this, unsigned(Iteration), C);
       if (C.isConcrete()) {
         narrowActive(C, true);
       } else if (!C.isUniform()) {
@@ -3402,8 +3537,12 @@ private:
           Active[I] = 1;
     if (Inc)
       evalDiscarded(Inc);
-    if (Cond && IsDo)
-      noteBranch(L, eval(Cond).Int);
+    if (Cond && IsDo) {
+      ++InexactBranches;
+      LaneValue C = eval(Cond).Int;
+      --InexactBranches;
+      noteBranch(L, C);
+    }
     LoopStates.pop_back();
     Loops.pop_back();
     LoopIterations.pop_back();

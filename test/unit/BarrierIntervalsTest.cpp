@@ -56,6 +56,20 @@ TEST(LoopRelationTest, AnyAdmitsEverything) {
   EXPECT_FALSE(rel(IterState::Any, IterState::Abs0).admits(4, 1));
 }
 
+TEST(LoopRelationTest, OnlyFixesOneAccessesIteration) {
+  // A's tag left the loop after A's last iteration (7): B, after the loop,
+  // meets A there only.
+  LoopRelation R = rel(IterState::Rel0, IterState::Any, true, false);
+  R.OnlyA = 7;
+  EXPECT_TRUE(R.admits(7, -1));
+  EXPECT_FALSE(R.admits(0, -1));
+  EXPECT_TRUE(R.admits(-1, -1));
+  LoopRelation S = rel(IterState::Any, IterState::Rel0, false, true);
+  S.OnlyB = 3;
+  EXPECT_TRUE(S.admits(-1, 3));
+  EXPECT_FALSE(S.admits(-1, 2));
+}
+
 std::unique_ptr<ASTUnit> parse(const std::string &Code) {
   return test::parseDeviceCode(Code);
 }
@@ -223,6 +237,212 @@ __global__ void k(float *out, int n) {
       EXPECT_TRUE(A.BI->concurrency(X, Y).empty()) << X << " " << Y;
     }
   EXPECT_GT(Apart, 0u);
+}
+
+// Branch and loop facts from the walker. blockDim.x is spelled as the
+// builtin __nvvm_read_ptx_sreg_ntid_x().
+const char *ShapeBarrier = R"(__global__ void k(float *out) {
+  __shared__ float s[256];
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  if (__nvvm_read_ptx_sreg_ntid_x() > 32)
+    __syncthreads();
+  out[0] = s[255 - __nvvm_read_ptx_sreg_tid_x()];
+})";
+
+TEST(BarrierIntervalsTest, KnownConditionDropsTheSideNoThreadTakes) {
+  // With 64 threads the barrier always runs; with 32 it never does.
+  Analysed Always = analyse(ShapeBarrier, 64);
+  EXPECT_TRUE(Always.BI
+                  ->concurrency(Always.site(3, AccessKind::Store),
+                                Always.site(6, AccessKind::Load))
+                  .empty());
+  Analysed Never = analyse(ShapeBarrier, 32);
+  EXPECT_FALSE(Never.BI
+                   ->concurrency(Never.site(3, AccessKind::Store),
+                                 Never.site(6, AccessKind::Load))
+                   .empty());
+}
+
+TEST(BarrierIntervalsTest, ThreadDependentConditionKeepsBothSides) {
+  // Some threads take each side: both are paths (the barrier is divergent,
+  // which is the barrier check's to report).
+  Analysed A = analyse(R"(__global__ void k(float *out) {
+  __shared__ float s[64];
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  if (__nvvm_read_ptx_sreg_tid_x() < 32)
+    __syncthreads();
+  out[0] = s[63 - __nvvm_read_ptx_sreg_tid_x()];
+})",
+                       64);
+  EXPECT_FALSE(A.BI
+                   ->concurrency(A.site(3, AccessKind::Store),
+                                 A.site(6, AccessKind::Load))
+                   .empty());
+}
+
+const char *LoopTop = R"(__global__ void k(float *out, unsigned n) {
+  __shared__ float s[256];
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  for (unsigned d = START; d > 0; d >>= 1)
+    __syncthreads();
+  out[0] = s[255 - __nvvm_read_ptx_sreg_tid_x()];
+})";
+
+std::string loopFrom(const char *Start) {
+  std::string S = LoopTop;
+  S.replace(S.find("START"), 5, Start);
+  return S;
+}
+
+TEST(BarrierIntervalsTest, LoopWhoseFirstTestHoldsIsNotSkipped) {
+  Analysed Runs = analyse(loopFrom("__nvvm_read_ptx_sreg_ntid_x()"), 64);
+  EXPECT_TRUE(Runs.BI
+                  ->concurrency(Runs.site(3, AccessKind::Store),
+                                Runs.site(6, AccessKind::Load))
+                  .empty());
+  // Too long to unroll: the first test is still known.
+  Analysed Long = analyse(R"(__global__ void k(float *out) {
+  __shared__ float s[256];
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  for (int i = 0; i < 1000; ++i)
+    __syncthreads();
+  out[0] = s[255 - __nvvm_read_ptx_sreg_tid_x()];
+})",
+                          64);
+  EXPECT_TRUE(Long.BI
+                  ->concurrency(Long.site(3, AccessKind::Store),
+                                Long.site(6, AccessKind::Load))
+                  .empty());
+  // A run-time start may run no iteration.
+  Analysed Maybe = analyse(loopFrom("n"), 64);
+  EXPECT_FALSE(Maybe.BI
+                   ->concurrency(Maybe.site(3, AccessKind::Store),
+                                 Maybe.site(6, AccessKind::Load))
+                   .empty());
+}
+
+TEST(BarrierIntervalsTest, LeavingAKnownLoopFixesTheLastIteration) {
+  // The store in the body meets the load after the loop only from the
+  // last of its 4 iterations (the others wait at the next barrier).
+  Analysed A = analyse(R"(__global__ void k(float *out) {
+  __shared__ float s[64];
+  for (int i = 0; i < 4; ++i) {
+    __syncthreads();
+    s[__nvvm_read_ptx_sreg_tid_x()] = i;
+  }
+  out[0] = s[63 - __nvvm_read_ptx_sreg_tid_x()];
+})",
+                       64);
+  unsigned Store = A.site(5, AccessKind::Store);
+  unsigned Load = A.site(7, AccessKind::Load);
+  std::vector<Concurrency> Cs = A.BI->concurrency(Store, Load);
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Order, Concurrency::AThenB);
+  ASSERT_EQ(Cs[0].Loops.size(), 1u);
+  EXPECT_EQ(Cs[0].Loops[0].OnlyA, 3);
+  EXPECT_TRUE(Cs[0].Loops[0].admits(3, -1));
+  EXPECT_FALSE(Cs[0].Loops[0].admits(0, -1));
+  // The four instances of the store: only the last one's iteration fits.
+  unsigned Fit = 0;
+  for (unsigned I : A.BI->instances(Store))
+    Fit += Cs[0].Loops[0].admits(A.T.Accesses[I].LoopIterations[0], -1);
+  EXPECT_EQ(A.BI->instances(Store).size(), 4u);
+  EXPECT_EQ(Fit, 1u);
+}
+
+TEST(BarrierIntervalsTest, FactsArePerCallContext) {
+  // One helper, two calls: the condition holds in the first only.
+  Analysed A = analyse(R"(__device__ void stage(unsigned w) {
+  if (w > 32)
+    __syncthreads();
+}
+__global__ void k(float *out) {
+  __shared__ float s[64];
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  stage(64);
+  float v = s[63 - __nvvm_read_ptx_sreg_tid_x()];
+  stage(16);
+  s[__nvvm_read_ptx_sreg_tid_x()] = v;
+})",
+                       64);
+  EXPECT_TRUE(A.BI
+                  ->concurrency(A.site(7, AccessKind::Store),
+                                A.site(9, AccessKind::Load))
+                  .empty());
+  EXPECT_FALSE(A.BI
+                   ->concurrency(A.site(9, AccessKind::Load),
+                                 A.site(11, AccessKind::Store))
+                   .empty());
+}
+
+TEST(BarrierIntervalsTest, WalkerRecordsBranchAndLoopFacts) {
+  Analysed A = analyse(loopFrom("__nvvm_read_ptx_sreg_ntid_x()"), 64);
+  ASSERT_EQ(A.T.LoopFacts.size(), 1u);
+  const auto &ByContext = A.T.LoopFacts.begin()->second;
+  ASSERT_EQ(ByContext.size(), 1u);
+  const KernelTrace::LoopOutcomes &O = ByContext.begin()->second;
+  EXPECT_TRUE(O.Exact);
+  EXPECT_TRUE(O.FirstTestHolds);
+  EXPECT_EQ(O.Trips, 7); // d = 64, 32, ..., 1.
+  Analysed B = analyse(ShapeBarrier, 64);
+  ASSERT_EQ(B.T.Branches.size(), 1u);
+  const KernelTrace::BranchOutcomes &Br =
+      B.T.Branches.begin()->second.begin()->second;
+  EXPECT_TRUE(Br.Exact);
+  EXPECT_TRUE(Br.TakenTrue);
+  EXPECT_FALSE(Br.TakenFalse);
+}
+
+/// The facts the walk recorded for the branch on line \p Line.
+const KernelTrace::BranchOutcomes *branchOn(const Analysed &A,
+                                            unsigned Line) {
+  const SourceManager &SM = A.AST->getSourceManager();
+  for (const auto &KV : A.T.Branches)
+    if (SM.getPresumedLineNumber(KV.first->getBeginLoc()) == Line &&
+        KV.second.size() == 1)
+      return &KV.second.begin()->second;
+  ADD_FAILURE() << "no branch on line " << Line;
+  return nullptr;
+}
+
+TEST(BarrierIntervalsTest, ReturnsUnderUnknownConditionsAndExactness) {
+  // A callee returning under a condition the walk cannot evaluate: every
+  // thread is back after the call, as exactly as before it.
+  Analysed Call = analyse(R"(__device__ float slope(float b) {
+  if (b <= 0.0f)
+    return 1.0f;
+  return b;
+}
+__global__ void k(float *out, float b) {
+  __shared__ float s[64];
+  s[__nvvm_read_ptx_sreg_tid_x()] = slope(b);
+  if (__nvvm_read_ptx_sreg_ntid_x() > 32)
+    __syncthreads();
+  out[0] = s[63 - __nvvm_read_ptx_sreg_tid_x()];
+})",
+                          64);
+  const KernelTrace::BranchOutcomes *After = branchOn(Call, 9);
+  ASSERT_TRUE(After);
+  EXPECT_TRUE(After->Exact);
+  // Inside a loop, the threads that may have returned are dropped after
+  // it: more than really returned, so what follows is not exact.
+  Analysed Loop = analyse(R"(__device__ void tail(float *s, const float *in) {
+  for (int k = 0; k < 2; ++k)
+    if (__nvvm_read_ptx_sreg_tid_x() < 32 && in[__nvvm_read_ptx_sreg_tid_x()] > 0)
+      return;
+  if (__nvvm_read_ptx_sreg_tid_x() < 32)
+    s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  s[63 - __nvvm_read_ptx_sreg_tid_x()] = 2.0f;
+}
+__global__ void k(const float *in) {
+  __shared__ float s[64];
+  tail(s, in);
+})",
+                          64);
+  const KernelTrace::BranchOutcomes *Dropped = branchOn(Loop, 5);
+  ASSERT_TRUE(Dropped);
+  EXPECT_FALSE(Dropped->Exact);
+  EXPECT_FALSE(Dropped->TakenTrue); // Threads 0-31 were all dropped.
 }
 
 } // namespace

@@ -31,6 +31,8 @@ std::unique_ptr<KernelCFG> KernelCFG::build(ASTContext &Ctx,
   K->Blocks.assign(NB, nullptr);
   for (const CFGBlock *B : *K->Cfg) {
     K->Blocks[B->getBlockID()] = B;
+    if (isa_and_nonnull<GotoStmt, IndirectGotoStmt>(B->getTerminatorStmt()))
+      K->Goto = true;
     for (unsigned I = 0; I < B->size(); ++I)
       if (auto CS = (*B)[I].getAs<CFGStmt>())
         K->Elem.try_emplace(CS->getStmt(), B->getBlockID(), I);

@@ -79,6 +79,10 @@ public:
   /// In the order the CFG's blocks name their loop targets.
   llvm::ArrayRef<Loop> loops() const { return Loops; }
 
+  /// Whether a goto jumps somewhere: the walker's structured walk does not
+  /// follow those jumps, so its branch and loop facts say nothing here.
+  bool hasGoto() const { return Goto; }
+
   /// The block every path from \p B to the exit passes through first, from
   /// the post-dominator tree (built on first use). Null when there is none,
   /// and for blocks in loops that never exit, whose post-dominators the tree
@@ -96,6 +100,7 @@ private:
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<unsigned> RPOIndex;
   std::vector<Loop> Loops;
+  bool Goto = false;
   mutable std::unique_ptr<clang::CFGPostDomTree> PDT;
 };
 
