@@ -36,15 +36,16 @@ using namespace clang;
 
 namespace shmem {
 
-SymbolId SymbolTable::get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
+SymbolId SymbolTable::get(const SymbolKey &Key, SymbolInfo::Kind K,
                           std::string Name, const Stmt *Scope) {
-  auto [It, New] = Ids.try_emplace({Key, Sub}, Infos.size());
+  auto [It, New] = Ids.try_emplace(Key, Infos.size());
   if (New) {
     SymbolInfo I;
     I.K = K;
     I.Name = std::move(Name);
-    I.Key = Key;
-    I.Sub = Sub;
+    I.Key = Key.Key;
+    I.Var = Key.Var;
+    I.Sub = Key.Sub;
     I.Scope = Scope;
     Infos.push_back(std::move(I));
   }
@@ -116,6 +117,13 @@ namespace {
 /// a kernel: checks match the unknowns of two traces by it (what-if
 /// layouts, pinned walks).
 const char BuiltinSymbolKey = 0;
+/// Products of two unknowns, keyed by the pair of their ids.
+const char ProductSymbolKey = 0;
+/// Sub-indices of the unknowns that stand for one variable's value at a
+/// statement (SymbolKey::Var set): after a join, and at a loop's step, top
+/// of an iteration and exit. Other unknowns keyed by a statement use 0, 1.
+constexpr uint64_t JoinSub = 100, LoopStepSub = 101, LoopTopSub = 102,
+                   LoopExitSub = 103;
 
 /// Where a value was loaded from: a shared access (index into
 /// KernelTrace::Accesses) or, with GlobalBit set, a global one (index into
@@ -402,7 +410,7 @@ private:
   LaneValue symbolValue(SymbolId S) {
     if (Pins && !Pins->Unknowns.empty()) {
       const SymbolInfo &I = T.Symbols.info(S);
-      auto It = Pins->Unknowns.find({I.Key, I.Sub});
+      auto It = Pins->Unknowns.find(I.key());
       if (It != Pins->Unknowns.end())
         return constant(It->second);
     }
@@ -411,9 +419,12 @@ private:
 
   LaneValue opaqueUniform(const void *Key, unsigned Sub,
                           const std::string &Name) {
+    return opaqueUniform(SymbolKey{Key, nullptr, Sub}, Name);
+  }
+  LaneValue opaqueUniform(const SymbolKey &Key, const std::string &Name) {
     // Made inside a loop body, the value may change between iterations.
     return symbolValue(
-        T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name,
+        T.Symbols.get(Key, SymbolInfo::Opaque, Name,
                       Loops.empty() ? nullptr : Loops.back()));
   }
 
@@ -2055,7 +2066,7 @@ private:
       for (const auto &B : R.coefficients()) {
         SymbolId Lo = std::min(A.first, B.first), Hi = std::max(A.first, B.first);
         SymbolId U = T.Symbols.get(
-            &BuiltinSymbolKey, 0x40000000u | (Lo << 15) | Hi, SymbolInfo::Opaque,
+            &ProductSymbolKey, (uint64_t(Lo) << 32) | Hi, SymbolInfo::Opaque,
             T.Symbols.info(Lo).Name + "*" + T.Symbols.info(Hi).Name);
         std::vector<int64_t> Co(N);
         for (unsigned I = 0; I < N; ++I)
@@ -2600,8 +2611,9 @@ private:
     if (Cond && Cond->isConcrete())
       return evalInt(LaneValue::select(*Cond, A.Int, B.Int));
     if (A.Int.isUniform() && B.Int.isUniform() && (!Cond || Cond->isUniform()))
-      return evalInt(opaqueUniform(At ? (const void *)At : (const void *)V,
-                                   V ? 1000 + unsigned(uintptr_t(V) % 997) : 0,
+      return evalInt(opaqueUniform(SymbolKey{At ? (const void *)At
+                                                : (const void *)V,
+                                             V, JoinSub},
                                    V ? V->getName().str() : "value"));
     return evalInt(unknown("'" + (V ? V->getName().str() : std::string("value")) +
                            "' differs between threads after a branch"));
@@ -3137,7 +3149,7 @@ private:
         LaneValue Start = It->second.Int;
         LaneValue At = Start + *Step * IterV;
         if (!At.isAffine() && Start.isUniform() && Step->isUniform()) {
-          At = opaqueUniform(L, 1 + unsigned(uintptr_t(V) % 997), V->getName().str());
+          At = opaqueUniform(SymbolKey{L, V, LoopStepSub}, V->getName().str());
           T.Symbols.info(*At.symbols().begin()).Loop = L; // Per iteration.
         }
         if (auto Seq = simulateLoop(V, Cond, Inc)) {
@@ -3164,7 +3176,7 @@ private:
     for (const VarDecl *V : Others) {
       const Value &Start = Vars[V];
       if (!Start.IsPointer && Start.Int.isUniform()) {
-        SymbolId S = T.Symbols.get(L, 2000 + unsigned(uintptr_t(V) % 100003),
+        SymbolId S = T.Symbols.get(SymbolKey{L, V, LoopTopSub},
                                    SymbolInfo::Opaque, V->getName().str());
         // Its value at the top of each iteration: Values is indexed by
         // iteration, so the loop's trip count is known too.
@@ -3246,7 +3258,7 @@ private:
       const Value &InBody = InLoop[V];
       Origins From = It->second.IsPointer ? Origins() : It->second.From;
       if (!InBody.IsPointer && InBody.Int.isUniform() && It->second.Int.isUniform())
-        Out[V] = evalInt(opaqueUniform(L, 500000 + unsigned(uintptr_t(V) % 100003),
+        Out[V] = evalInt(opaqueUniform(SymbolKey{L, V, LoopExitSub},
                                        V->getName().str()));
       else
         Out[V] = InBody.IsPointer
