@@ -56,5 +56,5 @@ __global__ void sharedVariable(int c) {
     w = v100;
   if (threadIdx.x < 200)
     s[w] = threadIdx.x;
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 1 writes {{.*}} while thread 0 writes {{.*}}; no barrier between them; the threads store different values: not a reduction; use an atomic or a single writer [shmem-race]
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 1 writes {{.*}} while thread 0 writes {{.*}}; no barrier between them; the threads store different values: not a reduction; use an atomic or a single writer (both threads are in warp 0) [shmem-race]
 }
