@@ -4,14 +4,17 @@
 // It must over-approximate the walk (KernelWalker.cpp), which records a
 // shared access only through a `__shared__` variable it reaches by name, a
 // barrier only at a call barrierKindOf() names or in inline assembly, and
-// follows only calls to functions whose bodies it sees. The scan follows
-// every function named anywhere in the code it visits, whether the walk
-// would inline it or not, and the default arguments and member initializers
-// the walk evaluates.
+// follows only calls to functions whose bodies it sees (followedCallee(),
+// lambdas' and functors' operator() included). The scan follows every
+// function named anywhere in the code it visits, whether the walk would
+// inline it or not (calleeDefinition()), lambda bodies where they are
+// written, and the default arguments and member initializers the walk
+// evaluates.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelTrace.h"
+#include "Program/CallContexts.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -50,7 +53,10 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     if (found(barrierKindOf(C).has_value()))
       return false;
-    name(C->getDirectCallee());
+    // What the call reaches (a lambda's or functor's operator() too),
+    // followed or not: the scan over-approximates the walk.
+    if (const FunctionDecl *Def = calleeDefinition(C))
+      Named.push_back(Def);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {

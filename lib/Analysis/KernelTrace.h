@@ -13,8 +13,10 @@
 // `for (k = 0; k < 32; ++k)`) are unrolled instead, so every value, guard
 // and address inside them is exact per iteration; the same access then
 // appears once per iteration in the trace.
-// __device__ callees are walked at their call sites with the caller's
-// argument values, so shared pointers passed to helpers are seen in context.
+// __device__ callees (lambdas' and function objects' operator() included,
+// see Program/CallContexts.h) are walked at their call sites with the
+// caller's argument values, so shared pointers passed to helpers are seen
+// in context.
 //
 // The result lists every shared-memory access and every barrier with the
 // per-thread facts the checks need; the checks decide what to report.

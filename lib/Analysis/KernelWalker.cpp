@@ -10,6 +10,7 @@
 
 #include "ExprUtil.h"
 #include "KernelTrace.h"
+#include "Program/CallContexts.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -212,13 +213,37 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     // Non-const references passed to a call may be written.
-    if (const FunctionDecl *FD = C->getDirectCallee())
-      for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I)
-        if (FD->getParamDecl(I)->getType()->isReferenceType() &&
-            !FD->getParamDecl(I)->getType().getNonReferenceType().isConstQualified())
+    if (const FunctionDecl *FD = C->getDirectCallee()) {
+      unsigned Shift = objectArguments(C);
+      for (unsigned I = Shift; I < C->getNumArgs() &&
+                               I - Shift < FD->getNumParams();
+           ++I)
+        if (FD->getParamDecl(I - Shift)->getType()->isReferenceType() &&
+            !FD->getParamDecl(I - Shift)
+                 ->getType()
+                 .getNonReferenceType()
+                 .isConstQualified())
           note(C->getArg(I));
+    }
+    // A lambda called here writes the variables it captures by reference
+    // wherever it was written.
+    const FunctionDecl *Def = calleeDefinition(C);
+    if (const CXXRecordDecl *RD = lambdaClassOf(Def);
+        RD && Depth < 8) {
+      ModifiedVars Inner;
+      Inner.Depth = Depth + 1;
+      Inner.TraverseStmt(Def->getBody());
+      for (const LambdaCapture &Cap : RD->captures())
+        if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
+          if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+              V && Inner.Vars.count(V)) {
+            Vars.insert(V);
+            Count[V] += Inner.Count[V];
+          }
+    }
     return true;
   }
+  unsigned Depth = 0; ///< Lambdas entered to get here.
 };
 
 /// The variables the statements it traverses name (in the order met,
@@ -368,6 +393,12 @@ private:
     bool RetConsistent = true;
   };
   std::vector<FrameState> Frames;
+  /// The variables of the callers of the inlined calls, innermost last: a
+  /// lambda's by-reference captures live there.
+  std::vector<Env *> CallerEnvs;
+  /// Per lambda (its closure class): what its by-copy captures hold, from
+  /// the LambdaExpr the walk last evaluated.
+  std::map<const CXXRecordDecl *, Env> ClosureCopies;
   // Per loop: threads that continued / broke out. Empty until a `continue`
   // or `break` is walked: most iterations have neither, and zeroing and
   // scanning two masks per unrolled iteration cost more than the body.
@@ -1253,6 +1284,8 @@ private:
     }
     if (const auto *CE = dyn_cast<CallExpr>(E))
       return evalCall(CE);
+    if (const auto *LE = dyn_cast<LambdaExpr>(E))
+      return evalLambda(LE);
     if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
       if (auto V = evalRecordCopy(CC))
         return *V;
@@ -2454,16 +2487,13 @@ private:
       return evalInt(unknown("void"));
     }
 
-    // A kernel launched from device code (dynamic parallelism) runs as
-    // another grid, with its own shared memory: not a call to follow. Its
-    // arguments are read here, as for an unknown callee.
+    // Calls are followed by one rule (followedCallee()): `operator()` of a
+    // lambda or functor too; not a kernel launched from device code, which
+    // runs as another grid with its own shared memory. The arguments of a
+    // call not followed are read here, as for an unknown callee.
     const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD && !isa<CXXOperatorCallExpr>(Call) && !isa<CUDAKernelCallExpr>(Call)) {
-      const FunctionDecl *Def = nullptr;
-      if (FD->hasBody(Def) && Def && !Ctx.getSourceManager().isInSystemHeader(
-                                        Def->getLocation()))
-        return inlineCall(Call, Def);
-    }
+    if (const FunctionDecl *Def = followedCallee(Call, Ctx))
+      return inlineCall(Call, Def);
 
     // Unknown callee: evaluate the arguments for their accesses; a pointer
     // into shared memory handed to it is left alone (no claim).
@@ -2505,7 +2535,10 @@ private:
 
   Value inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
     // Arguments are evaluated in the caller.
-    unsigned Offset = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+    unsigned Offset = objectArguments(Call);
+    // A lambda's body reads its captures, not the closure object: `this`
+    // in it is the enclosing method's.
+    const CXXRecordDecl *Lambda = lambdaClassOf(Def);
     std::vector<ObjectRef> ArgObjects;
     std::vector<Value> Args = callArguments(
         llvm::ArrayRef(Call->getArgs() + Offset, Call->getNumArgs() - Offset),
@@ -2528,7 +2561,7 @@ private:
       Method = true;
       This.Obj = knownObject(Obj);
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-               MD && MD->isInstance() && Offset == 1) {
+               MD && MD->isInstance() && Offset == 1 && !Lambda) {
       Method = true;
       This.Ptr = evalAddress(Call->getArg(0));
       This.Obj = knownObject(Call->getArg(0));
@@ -2543,7 +2576,13 @@ private:
     if (!mayEnter(Def))
       return evalInt(unknown("call too deep to follow"));
 
+    if (Lambda && Offset == 1)
+      eval(Call->getArg(0)); // The closure object, for its effects.
     Env Saved = enterCallee(Def, std::move(Args), ArgObjects);
+    std::vector<std::pair<const VarDecl *, Env *>> ByRef;
+    if (Lambda)
+      ByRef = bindCaptures(Lambda, Saved);
+    CallerEnvs.push_back(&Saved);
     for (const auto &[P, Group] : Groups)
       holdGroup(P, Group);
     Inlining.push_back(Def);
@@ -2559,6 +2598,9 @@ private:
       ThisStack.pop_back();
     CallStack.pop_back();
     Inlining.pop_back();
+    CallerEnvs.pop_back();
+    if (Lambda)
+      unbindCaptures(Lambda, ByRef);
     // Threads that returned rejoin the caller.
     Active = EntryActive;
     Vars = std::move(Saved);
@@ -2567,6 +2609,81 @@ private:
     if (Def->getReturnType()->isPointerType())
       return Value::pointer(PointerValue());
     return evalInt(unknown("result of '" + Def->getNameAsString() + "'"));
+  }
+
+  /// A lambda made here: what its by-copy captures hold from now on (its
+  /// call operator reads them, bindCaptures()). By-reference captures are
+  /// read where the variable lives when the lambda is called.
+  Value evalLambda(const LambdaExpr *LE) {
+    Env &Copies = ClosureCopies[LE->getLambdaClass()];
+    Copies.clear();
+    auto Init = LE->capture_init_begin();
+    for (const LambdaCapture &C : LE->captures()) {
+      const Expr *E = Init == LE->capture_init_end() ? nullptr : *Init++;
+      if (!E)
+        continue;
+      const auto *V = C.capturesVariable()
+                          ? dyn_cast<VarDecl>(C.getCapturedVar())
+                          : nullptr;
+      if (!V || C.getCaptureKind() != LCK_ByCopy ||
+          V->getType()->isReferenceType()) {
+        eval(E); // `this`, or a reference: nothing to keep.
+        continue;
+      }
+      Value X = eval(E);
+      if (!X.IsPointer)
+        X.Int = toType(std::move(X.Int), V->getType());
+      Copies[V] = std::move(X);
+    }
+    return evalInt(unknown("a lambda"));
+  }
+
+  /// Binds the captures of \p Lambda in the callee's variables: by copy,
+  /// what the walk saw the lambda made with; by reference, the variable
+  /// where it lives (the caller, or a caller further out when the lambda
+  /// was passed down). Returns the by-reference ones, for unbindCaptures().
+  std::vector<std::pair<const VarDecl *, Env *>>
+  bindCaptures(const CXXRecordDecl *Lambda, Env &Caller) {
+    std::vector<std::pair<const VarDecl *, Env *>> ByRef;
+    auto Copies = ClosureCopies.find(Lambda);
+    for (const LambdaCapture &C : Lambda->captures()) {
+      const auto *V = C.capturesVariable()
+                          ? dyn_cast<VarDecl>(C.getCapturedVar())
+                          : nullptr;
+      if (!V)
+        continue;
+      if (C.getCaptureKind() == LCK_ByCopy) {
+        if (Copies != ClosureCopies.end())
+          if (auto It = Copies->second.find(V); It != Copies->second.end())
+            Vars[V] = It->second;
+        continue; // Else unknown: the walk did not see the lambda made.
+      }
+      Env *Home = Caller.count(V) ? &Caller : nullptr;
+      for (auto It = CallerEnvs.rbegin(); !Home && It != CallerEnvs.rend();
+           ++It)
+        if ((*It)->count(V))
+          Home = *It;
+      if (!Home)
+        continue;
+      Vars[V] = (*Home)[V];
+      ByRef.push_back({V, Home});
+    }
+    return ByRef;
+  }
+
+  /// After a lambda's body: what it left in the variables it captures by
+  /// reference goes back where they live; a mutable lambda's copies keep
+  /// theirs for its next call.
+  void unbindCaptures(const CXXRecordDecl *Lambda,
+                      const std::vector<std::pair<const VarDecl *, Env *>> &ByRef) {
+    for (const auto &[V, Home] : ByRef)
+      if (auto It = Vars.find(V); It != Vars.end())
+        (*Home)[V] = It->second;
+    auto Copies = ClosureCopies.find(Lambda);
+    if (Copies != ClosureCopies.end())
+      for (auto &[V, Kept] : Copies->second)
+        if (auto It = Vars.find(V); It != Vars.end())
+          Kept = It->second;
   }
 
   //===--------------------------------------------------------------------===//
