@@ -3289,7 +3289,7 @@ private:
       Others.push_back(V);
     }
     // Other modified variables: assume uniform if they start uniform, check
-    // that by walking the body once without recording, else unknown.
+    // that by walking the body without recording, else unknown.
     for (const VarDecl *V : Others) {
       const Value &Start = Vars[V];
       if (!Start.IsPointer && Start.Int.isUniform()) {
@@ -3326,7 +3326,17 @@ private:
           Vars[V].From = std::move(From);
       }
     }
-    if (!Others.empty()) {
+    // The probe walk runs to a fixpoint: a variable found to vary at the
+    // end of the body varies at the top of the next iteration, which may
+    // make others vary (`a = b; b = threadIdx.x;` makes `a` vary from the
+    // second iteration on). A round that demotes no variable ends the
+    // loop, and no variable is demoted twice, so at most Others.size()
+    // rounds run: the bound is the loop's structure, no cap is needed.
+    std::set<const VarDecl *> Varying;
+    for (const VarDecl *V : Others)
+      if (Vars[V].IsPointer || !Vars[V].Int.isUniform())
+        Varying.insert(V);
+    while (!Others.empty()) {
       Env Assumed = Vars;
       std::vector<char> SavedActive = Active;
       bool SavedApprox = ActiveApprox, SavedRec = Recording;
@@ -3339,18 +3349,23 @@ private:
       Vars = Assumed;
       Active = SavedActive;
       ActiveApprox = SavedApprox;
+      bool Demoted = false;
       for (const VarDecl *V : Others) {
         auto It = After.find(V);
         if (It == After.end() || It->second.IsPointer ||
             !It->second.Int.isUniform()) {
+          // An accumulator keeps what the body adds to it, too.
           Origins From = Vars[V].From;
           if (It != After.end() && !It->second.IsPointer)
             addOrigins(From, It->second.From);
           Vars[V] = evalInt(unknown("'" + V->getName().str() +
                                     "' changes across loop iterations"));
           Vars[V].From = std::move(From);
+          Demoted |= Varying.insert(V).second;
         }
       }
+      if (!Demoted || Varying.size() == Others.size())
+        break;
     }
 
     Env InLoop = Vars;
