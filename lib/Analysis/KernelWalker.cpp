@@ -1910,8 +1910,10 @@ private:
   }
 
   /// Store \p NewV into the variable in the active threads only: inactive
-  /// threads keep their value (the branch they are in doesn't run).
-  void assignVar(const VarDecl *V, Value NewV) {
+  /// threads keep their value (the branch they are in doesn't run). \p At
+  /// is the assignment: where the active threads are not known exactly, the
+  /// value is a join made there.
+  void assignVar(const VarDecl *V, Value NewV, const Stmt *At) {
     if (!NewV.IsPointer)
       NewV.Int = toType(std::move(NewV.Int), V->getType());
     auto It = Vars.find(V);
@@ -1919,7 +1921,7 @@ private:
     if (AllActive || It == Vars.end() || ActiveApprox) {
       if (!AllActive && It != Vars.end() && ActiveApprox &&
           !(It->second.Int == NewV.Int))
-        NewV = joinValues(It->second, NewV, nullptr, V, nullptr);
+        NewV = joinValues(It->second, NewV, nullptr, V, At);
       Vars[V] = std::move(NewV);
       return;
     }
@@ -1986,11 +1988,11 @@ private:
         if (Old.IsPointer) {
           PointerValue P = offsetBy(*Old.Ptr, constant(Delta),
                                     V->getType()->getPointeeType());
-          assignVar(V, Value::pointer(P));
+          assignVar(V, Value::pointer(P), UO);
           return UO->isPrefix() ? Value::pointer(P) : Old;
         }
         Value New = evalInt(Old.Int + constant(Delta));
-        assignVar(V, std::move(New));
+        assignVar(V, std::move(New), UO);
         if (Unused)
           return Value();
         return UO->isPrefix() ? Vars[V] : Old;
@@ -2123,10 +2125,10 @@ private:
       Value R = eval(RHS);
       if (const VarDecl *V = trackedVar(LHS)) {
         if (Unused) {
-          assignVar(V, std::move(R));
+          assignVar(V, std::move(R), BO);
           return Value();
         }
-        assignVar(V, R);
+        assignVar(V, R, BO);
         return R;
       }
       if (const VarDecl *Rec = recordRoot(LHS)) {
@@ -2152,14 +2154,16 @@ private:
           LaneValue Idx = R.Int;
           if (K == BO_SubAssign)
             Idx = -Idx;
-          assignVar(V, Value::pointer(offsetBy(*Old.Ptr, Idx,
-                                               V->getType()->getPointeeType())));
+          assignVar(V,
+                    Value::pointer(offsetBy(*Old.Ptr, Idx,
+                                            V->getType()->getPointeeType())),
+                    BO);
           return Vars[V];
         }
         Value New = evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType()));
         New.From = std::move(Old.From);
         addOrigins(New.From, R.From);
-        assignVar(V, std::move(New));
+        assignVar(V, std::move(New), BO);
         return Unused ? Value() : Vars[V];
       }
       PointerValue P = evalAddress(LHS);

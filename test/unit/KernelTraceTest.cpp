@@ -142,3 +142,34 @@ TEST(KernelTraceTest, VariablesJoinedAtOneStatementAreDistinct) {
   EXPECT_NE(X, Y);
   EXPECT_EQ(Table.get(SymbolKey{&Table, &A, 0}, SymbolInfo::Opaque, "a"), X);
 }
+
+// Where the active threads are not known exactly (under a data-dependent
+// condition inside a thread-dependent one), an assignment joins the new
+// value with the old one into an unknown made at that assignment: two
+// assignments of different values are two unknowns, not one per variable.
+TEST(KernelTraceTest, AssignmentsUnderApproximateMasksAreDistinct) {
+  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(R"(
+__global__ void k(const int *in, int p, int q) {
+  __shared__ int s[4096];
+  int v = 0;
+  if (__nvvm_read_ptx_sreg_tid_x() < 16)
+    if (in[__nvvm_read_ptx_sreg_tid_x()] > 0) {
+      v = p;
+      s[v] = 1;
+      v = q;
+      s[v] = 2;
+    }
+}
+)");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *K = test::lastKernel(Ctx);
+  ASSERT_TRUE(K);
+  KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}),
+                              AnalysisOptions());
+  ASSERT_EQ(T.Accesses.size(), 2u);
+  const LaneValue &A = T.Accesses[0].Address.Offset,
+                  &B = T.Accesses[1].Address.Offset;
+  EXPECT_FALSE(A == B) << "two assignments share one unknown";
+  ASSERT_TRUE(T.Accesses[0].ActiveApprox);
+}

@@ -58,3 +58,35 @@ __global__ void sharedVariable(int c) {
     s[w] = threadIdx.x;
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 1 writes {{.*}} while thread 0 writes {{.*}}; no barrier between them; the threads store different values: not a reduction; use an atomic or a single writer (both threads are in warp 0) [shmem-race]
 }
+
+// Under a data-dependent condition the threads that assign are not known
+// exactly, and the value after an assignment is an unknown joining the old
+// and the new. That unknown was keyed by the variable alone, so `v = p` and
+// `v = q` left v with one unknown: the read at q was taken to be two
+// elements past the write at p, a false race.
+// shmem-lint: block=64
+__global__ void twoAssignments(const int *in, int *out, int p, int q) {
+  __shared__ int s[4096];
+  int v = 0;
+  if (threadIdx.x < 32)
+    if (in[threadIdx.x] > 0) {
+      v = p;
+      s[v + 2 * threadIdx.x] = 1;
+      v = q;
+      out[threadIdx.x] = s[v + 2 * threadIdx.x + 2];
+    }
+}
+
+// The twin with one assignment: thread 0 reads what thread 1 writes.
+// shmem-lint: block=64
+__global__ void oneAssignment(const int *in, int *out, int p, int q) {
+  __shared__ int s[4096];
+  int v = 0;
+  if (threadIdx.x < 32)
+    if (in[threadIdx.x] > 0) {
+      v = p;
+      s[v + 2 * threadIdx.x] = 1;
+      out[threadIdx.x] = s[v + 2 * threadIdx.x + 2];
+      // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: thread 0 reads s[{{[0-9]+}}] (line [[@LINE-1]]) while thread 1 writes s[{{[0-9]+}}] (line [[@LINE-2]]); no barrier between them; add __syncwarp() between line [[@LINE-2]] and line [[@LINE-1]] (both threads are in warp 0) [shmem-race]
+    }
+}
