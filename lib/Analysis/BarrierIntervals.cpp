@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BarrierIntervals.h"
+#include "Program/CallContexts.h"
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
@@ -116,13 +117,6 @@ struct Tag {
   }
 };
 
-/// The definition the walker inlines for a call.
-const FunctionDecl *calleeDefinition(const CallExpr *Call) {
-  const FunctionDecl *FD = Call->getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (FD && FD->hasBody(Def))
-    return Def;
-  return nullptr;
 }
 
 } // namespace
@@ -284,7 +278,7 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
     const FunctionDecl *F = T.Kernel;
     if (!S.empty()) {
       Parent = Self(Stack(S.begin(), S.end() - 1), Self);
-      F = calleeDefinition(S.back());
+      F = followedCallee(S.back(), Ctx); // What the walker inlined.
       if (Parent < 0 || !F)
         return -1;
     }

@@ -4,15 +4,17 @@
 // It must over-approximate the walk (KernelWalker.cpp), which records a
 // shared access only through a `__shared__` variable it reaches by name, a
 // barrier or warp collective only at a call CudaModel names
-// (cuda::barrierOf, cuda::collectiveOf) or in inline assembly, and
-// follows only calls to functions whose bodies it sees. The scan follows
-// every function named anywhere in the code it visits, whether the walk
-// would inline it or not, and the default arguments and member initializers
-// the walk evaluates.
+// (cuda::barrierOf, cuda::collectiveOf) or in inline assembly, and follows
+// only calls to functions whose bodies it sees (followedCallee(), lambdas'
+// and functors' operator() included). The scan follows every function named
+// anywhere in the code it visits, whether the walk would inline it or not
+// (calleeDefinition()), lambda bodies where they are written, and the
+// default arguments and member initializers the walk evaluates.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelTrace.h"
+#include "Program/CallContexts.h"
 #include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
@@ -55,7 +57,10 @@ public:
     if (found(cuda::barrierOf(C).has_value() ||
               cuda::collectiveOf(C).has_value()))
       return false;
-    name(C->getDirectCallee());
+    // What the call reaches (a lambda's or functor's operator() too),
+    // followed or not: the scan over-approximates the walk.
+    if (const FunctionDecl *Def = calleeDefinition(C))
+      Named.push_back(Def);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {

@@ -13,8 +13,10 @@
 // `for (k = 0; k < 32; ++k)`) are unrolled instead, so every value, guard
 // and address inside them is exact per iteration; the same access then
 // appears once per iteration in the trace.
-// __device__ callees are walked at their call sites with the caller's
-// argument values, so shared pointers passed to helpers are seen in context.
+// __device__ callees (lambdas' and function objects' operator() included,
+// see Program/CallContexts.h) are walked at their call sites with the
+// caller's argument values, so shared pointers passed to helpers are seen
+// in context.
 //
 // The result lists every shared-memory access and every barrier with the
 // per-thread facts the checks need; the checks decide what to report.
@@ -37,10 +39,27 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
 namespace shmem {
+
+/// What an unknown is made from: an AST node (or a tag), the variable it
+/// stands for there, if any, and a sub-index. Identity, not a hash: two
+/// variables joined at one `if`, or modified by one loop, have two keys.
+struct SymbolKey {
+  const void *Key = nullptr;
+  const void *Var = nullptr;
+  uint64_t Sub = 0;
+  bool operator<(const SymbolKey &O) const {
+    return std::tie(Key, Var, Sub) < std::tie(O.Key, O.Var, O.Sub);
+  }
+  bool operator==(const SymbolKey &O) const {
+    return Key == O.Key && Var == O.Var && Sub == O.Sub;
+  }
+  bool operator!=(const SymbolKey &O) const { return !(*this == O); }
+};
 
 /// The uniform unknowns a kernel's values are expressed in.
 struct SymbolInfo {
@@ -54,11 +73,14 @@ struct SymbolInfo {
   /// by a loop has at the top of an iteration (an Opaque unknown): that loop,
   /// and Values, when known, are indexed by iteration number.
   const clang::Stmt *Loop = nullptr;
-  /// The key the walker made the unknown from (an AST node) and a
-  /// sub-index. Stable across walks of one kernel, unlike SymbolId, so a
+  /// The key the walker made the unknown from (an AST node), the variable
+  /// (a VarDecl) when the unknown is one variable's value at that node, and
+  /// a sub-index. Stable across walks of one kernel, unlike SymbolId, so a
   /// check can match the unknowns of two traces (e.g. with loops pinned).
   const void *Key = nullptr;
-  unsigned Sub = 0;
+  const void *Var = nullptr;
+  uint64_t Sub = 0;
+  SymbolKey key() const { return {Key, Var, Sub}; }
   /// The innermost loop whose body was being walked when the unknown was
   /// made, if any: its value may differ from one iteration of that loop (or
   /// of the loops around it) to the next.
@@ -67,23 +89,30 @@ struct SymbolInfo {
 
 class SymbolTable {
 public:
-  /// The unknown for (Key, Sub), made on first use; \p Scope is recorded
-  /// then (see SymbolInfo::Scope).
-  SymbolId get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
-               std::string Name, const clang::Stmt *Scope = nullptr);
-  /// The unknown made for (Key, Sub), if any.
-  std::optional<SymbolId> find(const void *Key, unsigned Sub) const {
-    auto It = Ids.find({Key, Sub});
+  /// The unknown for \p Key, made on first use; \p Scope is recorded then
+  /// (see SymbolInfo::Scope).
+  SymbolId get(const SymbolKey &Key, SymbolInfo::Kind K, std::string Name,
+               const clang::Stmt *Scope = nullptr);
+  SymbolId get(const void *Key, uint64_t Sub, SymbolInfo::Kind K,
+               std::string Name, const clang::Stmt *Scope = nullptr) {
+    return get(SymbolKey{Key, nullptr, Sub}, K, std::move(Name), Scope);
+  }
+  /// The unknown made for \p Key, if any.
+  std::optional<SymbolId> find(const SymbolKey &Key) const {
+    auto It = Ids.find(Key);
     if (It == Ids.end())
       return std::nullopt;
     return It->second;
+  }
+  std::optional<SymbolId> find(const void *Key, uint64_t Sub) const {
+    return find(SymbolKey{Key, nullptr, Sub});
   }
   const SymbolInfo &info(SymbolId S) const { return Infos[S]; }
   SymbolInfo &info(SymbolId S) { return Infos[S]; }
   unsigned size() const { return Infos.size(); }
 
 private:
-  std::map<std::pair<const void *, unsigned>, SymbolId> Ids;
+  std::map<SymbolKey, SymbolId> Ids;
   std::vector<SymbolInfo> Infos;
 };
 
@@ -293,11 +322,11 @@ struct KernelTrace {
 /// (`buf[it & 1]` in a loop with a run-time trip count).
 struct IterationPins {
   std::map<const clang::Stmt *, int64_t> Loops;
-  /// Uniform unknowns fixed for one walk, keyed as SymbolInfo::Key/Sub
+  /// Uniform unknowns fixed for one walk, keyed as SymbolInfo::key()
   /// (stable across walks): wherever the walk would make the unknown, it
   /// uses the value instead. The bank check walks once per residue of an
   /// unknown that enters an address non-linearly (`s[(c ^ lane) % 32]`).
-  std::map<std::pair<const void *, unsigned>, int64_t> Unknowns;
+  std::map<SymbolKey, int64_t> Unknowns;
 };
 
 /// A what-if layout: the innermost dimension of a 2-D shared array padded

@@ -10,6 +10,7 @@
 
 #include "ExprUtil.h"
 #include "KernelTrace.h"
+#include "Program/CallContexts.h"
 #include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
@@ -37,15 +38,16 @@ using namespace clang;
 
 namespace shmem {
 
-SymbolId SymbolTable::get(const void *Key, unsigned Sub, SymbolInfo::Kind K,
+SymbolId SymbolTable::get(const SymbolKey &Key, SymbolInfo::Kind K,
                           std::string Name, const Stmt *Scope) {
-  auto [It, New] = Ids.try_emplace({Key, Sub}, Infos.size());
+  auto [It, New] = Ids.try_emplace(Key, Infos.size());
   if (New) {
     SymbolInfo I;
     I.K = K;
     I.Name = std::move(Name);
-    I.Key = Key;
-    I.Sub = Sub;
+    I.Key = Key.Key;
+    I.Var = Key.Var;
+    I.Sub = Key.Sub;
     I.Scope = Scope;
     Infos.push_back(std::move(I));
   }
@@ -69,6 +71,13 @@ namespace {
 /// a kernel: checks match the unknowns of two traces by it (what-if
 /// layouts, pinned walks).
 const char BuiltinSymbolKey = 0;
+/// Products of two unknowns, keyed by the pair of their ids.
+const char ProductSymbolKey = 0;
+/// Sub-indices of the unknowns that stand for one variable's value at a
+/// statement (SymbolKey::Var set): after a join, and at a loop's step, top
+/// of an iteration and exit. Other unknowns keyed by a statement use 0, 1.
+constexpr uint64_t JoinSub = 100, LoopStepSub = 101, LoopTopSub = 102,
+                   LoopExitSub = 103;
 
 /// Where a value was loaded from: a shared access (index into
 /// KernelTrace::Accesses) or, with GlobalBit set, a global one (index into
@@ -157,13 +166,37 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     // Non-const references passed to a call may be written.
-    if (const FunctionDecl *FD = C->getDirectCallee())
-      for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I)
-        if (FD->getParamDecl(I)->getType()->isReferenceType() &&
-            !FD->getParamDecl(I)->getType().getNonReferenceType().isConstQualified())
+    if (const FunctionDecl *FD = C->getDirectCallee()) {
+      unsigned Shift = objectArguments(C);
+      for (unsigned I = Shift; I < C->getNumArgs() &&
+                               I - Shift < FD->getNumParams();
+           ++I)
+        if (FD->getParamDecl(I - Shift)->getType()->isReferenceType() &&
+            !FD->getParamDecl(I - Shift)
+                 ->getType()
+                 .getNonReferenceType()
+                 .isConstQualified())
           note(C->getArg(I));
+    }
+    // A lambda called here writes the variables it captures by reference
+    // wherever it was written.
+    const FunctionDecl *Def = calleeDefinition(C);
+    if (const CXXRecordDecl *RD = lambdaClassOf(Def);
+        RD && Depth < 8) {
+      ModifiedVars Inner;
+      Inner.Depth = Depth + 1;
+      Inner.TraverseStmt(Def->getBody());
+      for (const LambdaCapture &Cap : RD->captures())
+        if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
+          if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+              V && Inner.Vars.count(V)) {
+            Vars.insert(V);
+            Count[V] += Inner.Count[V];
+          }
+    }
     return true;
   }
+  unsigned Depth = 0; ///< Lambdas entered to get here.
 };
 
 /// The variables the statements it traverses name (in the order met,
@@ -338,6 +371,12 @@ private:
     bool ReturnedApprox = false;
   };
   std::vector<FrameState> Frames;
+  /// The variables of the callers of the inlined calls, innermost last: a
+  /// lambda's by-reference captures live there.
+  std::vector<Env *> CallerEnvs;
+  /// Per lambda (its closure class): what its by-copy captures hold, from
+  /// the LambdaExpr the walk last evaluated.
+  std::map<const CXXRecordDecl *, Env> ClosureCopies;
   // Per loop: threads that continued / broke out. Empty until a `continue`
   // or `break` is walked: most iterations have neither, and zeroing and
   // scanning two masks per unrolled iteration cost more than the body.
@@ -380,7 +419,7 @@ private:
   LaneValue symbolValue(SymbolId S) {
     if (Pins && !Pins->Unknowns.empty()) {
       const SymbolInfo &I = T.Symbols.info(S);
-      auto It = Pins->Unknowns.find({I.Key, I.Sub});
+      auto It = Pins->Unknowns.find(I.key());
       if (It != Pins->Unknowns.end())
         return constant(It->second);
     }
@@ -389,9 +428,12 @@ private:
 
   LaneValue opaqueUniform(const void *Key, unsigned Sub,
                           const std::string &Name) {
+    return opaqueUniform(SymbolKey{Key, nullptr, Sub}, Name);
+  }
+  LaneValue opaqueUniform(const SymbolKey &Key, const std::string &Name) {
     // Made inside a loop body, the value may change between iterations.
     return symbolValue(
-        T.Symbols.get(Key, Sub, SymbolInfo::Opaque, Name,
+        T.Symbols.get(Key, SymbolInfo::Opaque, Name,
                       Loops.empty() ? nullptr : Loops.back()));
   }
 
@@ -1344,6 +1386,8 @@ private:
     }
     if (const auto *CE = dyn_cast<CallExpr>(E))
       return evalCall(CE);
+    if (const auto *LE = dyn_cast<LambdaExpr>(E))
+      return evalLambda(LE);
     if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
       if (auto V = evalRecordCopy(CC))
         return *V;
@@ -1968,8 +2012,10 @@ private:
   }
 
   /// Store \p NewV into the variable in the active threads only: inactive
-  /// threads keep their value (the branch they are in doesn't run).
-  void assignVar(const VarDecl *V, Value NewV) {
+  /// threads keep their value (the branch they are in doesn't run). \p At
+  /// is the assignment: where the active threads are not known exactly, the
+  /// value is a join made there.
+  void assignVar(const VarDecl *V, Value NewV, const Stmt *At) {
     if (!NewV.IsPointer)
       NewV.Int = toType(std::move(NewV.Int), V->getType());
     auto It = Vars.find(V);
@@ -1977,7 +2023,7 @@ private:
     if (AllActive || It == Vars.end() || ActiveApprox) {
       if (!AllActive && It != Vars.end() && ActiveApprox &&
           !(It->second.Int == NewV.Int))
-        NewV = joinValues(It->second, NewV, nullptr, V, nullptr);
+        NewV = joinValues(It->second, NewV, nullptr, V, At);
       Vars[V] = std::move(NewV);
       return;
     }
@@ -2044,11 +2090,11 @@ private:
         if (Old.IsPointer) {
           PointerValue P = offsetBy(*Old.Ptr, constant(Delta),
                                     V->getType()->getPointeeType());
-          assignVar(V, Value::pointer(P));
+          assignVar(V, Value::pointer(P), UO);
           return UO->isPrefix() ? Value::pointer(P) : Old;
         }
         Value New = evalInt(Old.Int + constant(Delta));
-        assignVar(V, std::move(New));
+        assignVar(V, std::move(New), UO);
         if (Unused)
           return Value();
         return UO->isPrefix() ? Vars[V] : Old;
@@ -2157,7 +2203,7 @@ private:
       for (const auto &B : R.coefficients()) {
         SymbolId Lo = std::min(A.first, B.first), Hi = std::max(A.first, B.first);
         SymbolId U = T.Symbols.get(
-            &BuiltinSymbolKey, 0x40000000u | (Lo << 15) | Hi, SymbolInfo::Opaque,
+            &ProductSymbolKey, (uint64_t(Lo) << 32) | Hi, SymbolInfo::Opaque,
             T.Symbols.info(Lo).Name + "*" + T.Symbols.info(Hi).Name);
         std::vector<int64_t> Co(N);
         for (unsigned I = 0; I < N; ++I)
@@ -2181,10 +2227,10 @@ private:
       Value R = eval(RHS);
       if (const VarDecl *V = trackedVar(LHS)) {
         if (Unused) {
-          assignVar(V, std::move(R));
+          assignVar(V, std::move(R), BO);
           return Value();
         }
-        assignVar(V, R);
+        assignVar(V, R, BO);
         return R;
       }
       if (const VarDecl *Rec = recordRoot(LHS)) {
@@ -2210,14 +2256,16 @@ private:
           LaneValue Idx = R.Int;
           if (K == BO_SubAssign)
             Idx = -Idx;
-          assignVar(V, Value::pointer(offsetBy(*Old.Ptr, Idx,
-                                               V->getType()->getPointeeType())));
+          assignVar(V,
+                    Value::pointer(offsetBy(*Old.Ptr, Idx,
+                                            V->getType()->getPointeeType())),
+                    BO);
           return Vars[V];
         }
         Value New = evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType()));
         New.From = std::move(Old.From);
         addOrigins(New.From, R.From);
-        assignVar(V, std::move(New));
+        assignVar(V, std::move(New), BO);
         return Unused ? Value() : Vars[V];
       }
       PointerValue P = evalAddress(LHS);
@@ -2574,16 +2622,13 @@ private:
       return evalInt(unknown("void"));
     }
 
-    // A kernel launched from device code (dynamic parallelism) runs as
-    // another grid, with its own shared memory: not a call to follow. Its
-    // arguments are read here, as for an unknown callee.
+    // Calls are followed by one rule (followedCallee()): `operator()` of a
+    // lambda or functor too; not a kernel launched from device code, which
+    // runs as another grid with its own shared memory. The arguments of a
+    // call not followed are read here, as for an unknown callee.
     const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD && !isa<CXXOperatorCallExpr>(Call) && !isa<CUDAKernelCallExpr>(Call)) {
-      const FunctionDecl *Def = nullptr;
-      if (FD->hasBody(Def) && Def && !Ctx.getSourceManager().isInSystemHeader(
-                                        Def->getLocation()))
-        return inlineCall(Call, Def);
-    }
+    if (const FunctionDecl *Def = followedCallee(Call, Ctx))
+      return inlineCall(Call, Def);
 
     // Unknown callee: evaluate the arguments for their accesses; a pointer
     // into shared memory handed to it is left alone (no claim).
@@ -2625,7 +2670,10 @@ private:
 
   Value inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
     // Arguments are evaluated in the caller.
-    unsigned Offset = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+    unsigned Offset = objectArguments(Call);
+    // A lambda's body reads its captures, not the closure object: `this`
+    // in it is the enclosing method's.
+    const CXXRecordDecl *Lambda = lambdaClassOf(Def);
     std::vector<ObjectRef> ArgObjects;
     std::vector<Value> Args = callArguments(
         llvm::ArrayRef(Call->getArgs() + Offset, Call->getNumArgs() - Offset),
@@ -2648,7 +2696,7 @@ private:
       Method = true;
       This.Obj = knownObject(Obj);
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-               MD && MD->isInstance() && Offset == 1) {
+               MD && MD->isInstance() && Offset == 1 && !Lambda) {
       Method = true;
       This.Ptr = evalAddress(Call->getArg(0));
       This.Obj = knownObject(Call->getArg(0));
@@ -2663,7 +2711,13 @@ private:
     if (!mayEnter(Def))
       return evalInt(unknown("call too deep to follow"));
 
+    if (Lambda && Offset == 1)
+      eval(Call->getArg(0)); // The closure object, for its effects.
     Env Saved = enterCallee(Def, std::move(Args), ArgObjects);
+    std::vector<std::pair<const VarDecl *, Env *>> ByRef;
+    if (Lambda)
+      ByRef = bindCaptures(Lambda, Saved);
+    CallerEnvs.push_back(&Saved);
     for (const auto &[P, Group] : Groups)
       holdGroup(P, Group);
     Inlining.push_back(Def);
@@ -2680,6 +2734,9 @@ private:
       ThisStack.pop_back();
     CallStack.pop_back();
     Inlining.pop_back();
+    CallerEnvs.pop_back();
+    if (Lambda)
+      unbindCaptures(Lambda, ByRef);
     // Threads that returned rejoin the caller: every thread that called,
     // as exactly as before the call (a return under a data-dependent `if`
     // inside does not make the caller's mask approximate).
@@ -2691,6 +2748,81 @@ private:
     if (Def->getReturnType()->isPointerType())
       return Value::pointer(PointerValue());
     return evalInt(unknown("result of '" + Def->getNameAsString() + "'"));
+  }
+
+  /// A lambda made here: what its by-copy captures hold from now on (its
+  /// call operator reads them, bindCaptures()). By-reference captures are
+  /// read where the variable lives when the lambda is called.
+  Value evalLambda(const LambdaExpr *LE) {
+    Env &Copies = ClosureCopies[LE->getLambdaClass()];
+    Copies.clear();
+    auto Init = LE->capture_init_begin();
+    for (const LambdaCapture &C : LE->captures()) {
+      const Expr *E = Init == LE->capture_init_end() ? nullptr : *Init++;
+      if (!E)
+        continue;
+      const auto *V = C.capturesVariable()
+                          ? dyn_cast<VarDecl>(C.getCapturedVar())
+                          : nullptr;
+      if (!V || C.getCaptureKind() != LCK_ByCopy ||
+          V->getType()->isReferenceType()) {
+        eval(E); // `this`, or a reference: nothing to keep.
+        continue;
+      }
+      Value X = eval(E);
+      if (!X.IsPointer)
+        X.Int = toType(std::move(X.Int), V->getType());
+      Copies[V] = std::move(X);
+    }
+    return evalInt(unknown("a lambda"));
+  }
+
+  /// Binds the captures of \p Lambda in the callee's variables: by copy,
+  /// what the walk saw the lambda made with; by reference, the variable
+  /// where it lives (the caller, or a caller further out when the lambda
+  /// was passed down). Returns the by-reference ones, for unbindCaptures().
+  std::vector<std::pair<const VarDecl *, Env *>>
+  bindCaptures(const CXXRecordDecl *Lambda, Env &Caller) {
+    std::vector<std::pair<const VarDecl *, Env *>> ByRef;
+    auto Copies = ClosureCopies.find(Lambda);
+    for (const LambdaCapture &C : Lambda->captures()) {
+      const auto *V = C.capturesVariable()
+                          ? dyn_cast<VarDecl>(C.getCapturedVar())
+                          : nullptr;
+      if (!V)
+        continue;
+      if (C.getCaptureKind() == LCK_ByCopy) {
+        if (Copies != ClosureCopies.end())
+          if (auto It = Copies->second.find(V); It != Copies->second.end())
+            Vars[V] = It->second;
+        continue; // Else unknown: the walk did not see the lambda made.
+      }
+      Env *Home = Caller.count(V) ? &Caller : nullptr;
+      for (auto It = CallerEnvs.rbegin(); !Home && It != CallerEnvs.rend();
+           ++It)
+        if ((*It)->count(V))
+          Home = *It;
+      if (!Home)
+        continue;
+      Vars[V] = (*Home)[V];
+      ByRef.push_back({V, Home});
+    }
+    return ByRef;
+  }
+
+  /// After a lambda's body: what it left in the variables it captures by
+  /// reference goes back where they live; a mutable lambda's copies keep
+  /// theirs for its next call.
+  void unbindCaptures(const CXXRecordDecl *Lambda,
+                      const std::vector<std::pair<const VarDecl *, Env *>> &ByRef) {
+    for (const auto &[V, Home] : ByRef)
+      if (auto It = Vars.find(V); It != Vars.end())
+        (*Home)[V] = It->second;
+    auto Copies = ClosureCopies.find(Lambda);
+    if (Copies != ClosureCopies.end())
+      for (auto &[V, Kept] : Copies->second)
+        if (auto It = Vars.find(V); It != Vars.end())
+          Kept = It->second;
   }
 
   //===--------------------------------------------------------------------===//
@@ -2735,8 +2867,9 @@ private:
     if (Cond && Cond->isConcrete())
       return evalInt(LaneValue::select(*Cond, A.Int, B.Int));
     if (A.Int.isUniform() && B.Int.isUniform() && (!Cond || Cond->isUniform()))
-      return evalInt(opaqueUniform(At ? (const void *)At : (const void *)V,
-                                   V ? 1000 + unsigned(uintptr_t(V) % 997) : 0,
+      return evalInt(opaqueUniform(SymbolKey{At ? (const void *)At
+                                                : (const void *)V,
+                                             V, JoinSub},
                                    V ? V->getName().str() : "value"));
     return evalInt(unknown("'" + (V ? V->getName().str() : std::string("value")) +
                            "' differs between threads after a branch"));
@@ -3316,7 +3449,7 @@ private:
         LaneValue Start = It->second.Int;
         LaneValue At = Start + *Step * IterV;
         if (!At.isAffine() && Start.isUniform() && Step->isUniform()) {
-          At = opaqueUniform(L, 1 + unsigned(uintptr_t(V) % 997), V->getName().str());
+          At = opaqueUniform(SymbolKey{L, V, LoopStepSub}, V->getName().str());
           T.Symbols.info(*At.symbols().begin()).Loop = L; // Per iteration.
         }
         if (auto Seq = simulateLoop(V, Cond, Inc)) {
@@ -3339,11 +3472,11 @@ private:
       Others.push_back(V);
     }
     // Other modified variables: assume uniform if they start uniform, check
-    // that by walking the body once without recording, else unknown.
+    // that by walking the body without recording, else unknown.
     for (const VarDecl *V : Others) {
       const Value &Start = Vars[V];
       if (!Start.IsPointer && Start.Int.isUniform()) {
-        SymbolId S = T.Symbols.get(L, 2000 + unsigned(uintptr_t(V) % 100003),
+        SymbolId S = T.Symbols.get(SymbolKey{L, V, LoopTopSub},
                                    SymbolInfo::Opaque, V->getName().str());
         // Its value at the top of each iteration: Values is indexed by
         // iteration, so the loop's trip count is known too.
@@ -3376,7 +3509,17 @@ private:
           Vars[V].From = std::move(From);
       }
     }
-    if (!Others.empty()) {
+    // The probe walk runs to a fixpoint: a variable found to vary at the
+    // end of the body varies at the top of the next iteration, which may
+    // make others vary (`a = b; b = threadIdx.x;` makes `a` vary from the
+    // second iteration on). A round that demotes no variable ends the
+    // loop, and no variable is demoted twice, so at most Others.size()
+    // rounds run: the bound is the loop's structure, no cap is needed.
+    std::set<const VarDecl *> Varying;
+    for (const VarDecl *V : Others)
+      if (Vars[V].IsPointer || !Vars[V].Int.isUniform())
+        Varying.insert(V);
+    while (!Others.empty()) {
       Env Assumed = Vars;
       std::vector<char> SavedActive = Active;
       bool SavedApprox = ActiveApprox, SavedRec = Recording;
@@ -3389,18 +3532,23 @@ private:
       Vars = Assumed;
       Active = SavedActive;
       ActiveApprox = SavedApprox;
+      bool Demoted = false;
       for (const VarDecl *V : Others) {
         auto It = After.find(V);
         if (It == After.end() || It->second.IsPointer ||
             !It->second.Int.isUniform()) {
+          // An accumulator keeps what the body adds to it, too.
           Origins From = Vars[V].From;
           if (It != After.end() && !It->second.IsPointer)
             addOrigins(From, It->second.From);
           Vars[V] = evalInt(unknown("'" + V->getName().str() +
                                     "' changes across loop iterations"));
           Vars[V].From = std::move(From);
+          Demoted |= Varying.insert(V).second;
         }
       }
+      if (!Demoted || Varying.size() == Others.size())
+        break;
     }
 
     Env InLoop = Vars;
@@ -3423,7 +3571,7 @@ private:
       const Value &InBody = InLoop[V];
       Origins From = It->second.IsPointer ? Origins() : It->second.From;
       if (!InBody.IsPointer && InBody.Int.isUniform() && It->second.Int.isUniform())
-        Out[V] = evalInt(opaqueUniform(L, 500000 + unsigned(uintptr_t(V) % 100003),
+        Out[V] = evalInt(opaqueUniform(SymbolKey{L, V, LoopExitSub},
                                        V->getName().str()));
       else
         Out[V] = InBody.IsPointer

@@ -160,7 +160,7 @@ private:
 
   std::vector<SiteFacts> Facts;
   std::map<const Stmt *, SymbolId> IterSymbol;
-  std::map<std::pair<const void *, unsigned>, int64_t> Generic;
+  std::map<SymbolKey, int64_t> Generic;
   std::map<Assignment, std::unique_ptr<PinnedTrace>> Pinned;
   std::map<std::pair<unsigned, Assignment>, Eval> Evals;
   std::map<std::tuple<std::vector<bool>, unsigned, unsigned>,
@@ -229,7 +229,7 @@ private:
   // Facts -----------------------------------------------------------------
 
   int64_t generic(const SymbolInfo &I) {
-    auto [It, New] = Generic.try_emplace({I.Key, I.Sub}, 0);
+    auto [It, New] = Generic.try_emplace(I.key(), 0);
     if (New)
       It->second = GenericStep * int64_t(Generic.size());
     return It->second;

@@ -14,6 +14,7 @@
 
 #include "Uniformity.h"
 #include "KernelTrace.h"
+#include "Program/CallContexts.h"
 #include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
@@ -1641,15 +1642,9 @@ private:
       return V;
     }
 
-    // A device-side kernel launch starts another grid: not followed.
-    const FunctionDecl *Def = nullptr;
-    bool HasBody = Callee && !isa<CUDAKernelCallExpr>(Call) &&
-                   Callee->hasBody(Def) && Def &&
-                   !Def->isImplicit() &&
-                   !Ctx.getSourceManager().isInSystemHeader(
-                       Ctx.getSourceManager().getExpansionLoc(
-                           Def->getLocation()));
-    if (HasBody)
+    // The calls the walker inlines (followedCallee()): not a device-side
+    // kernel launch, which starts another grid.
+    if (const FunctionDecl *Def = followedCallee(Call, Ctx))
       return inlineCall(Call, Def, Shift, Effects);
 
     // A callee the analysis does not see into: as uniform as what it is

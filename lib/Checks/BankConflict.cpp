@@ -438,7 +438,7 @@ private:
       // The worst instance of each access in a walk with S = Value.
       auto Walk = [&](int64_t Value) {
         IterationPins Pins;
-        Pins.Unknowns[{SI.Key, SI.Sub}] = Value;
+        Pins.Unknowns[SI.key()] = Value;
         KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts,
                                     nullptr, &Pins);
         std::map<const Expr *, WarpVerdict> W;

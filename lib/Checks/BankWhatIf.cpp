@@ -245,7 +245,7 @@ BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
     for (const auto &KV : Bind) {
       const SymbolInfo &SI = K.Trace.Symbols.info(KV.first);
       // An unknown the other walk never made does not enter its addresses.
-      if (std::optional<SymbolId> S = T.Symbols.find(SI.Key, SI.Sub))
+      if (std::optional<SymbolId> S = T.Symbols.find(SI.key()))
         Bind2[*S] = KV.second;
     }
     unsigned Begin = T.Geometry.warpBegin(Warp), End = T.Geometry.warpEnd(Warp);

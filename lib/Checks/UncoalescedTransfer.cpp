@@ -857,7 +857,7 @@ static bool sameTransferInputs(const GlobalAccess &A, const KernelTrace &TA,
     if (S >= TA.Symbols.size() || S >= TB.Symbols.size())
       return false;
     const SymbolInfo &IA = TA.Symbols.info(S), &IB = TB.Symbols.info(S);
-    if (IA.Key != IB.Key || IA.Sub != IB.Sub || IA.Name != IB.Name ||
+    if (IA.key() != IB.key() || IA.Name != IB.Name ||
         IA.Values != IB.Values)
       return false;
   }

@@ -84,6 +84,23 @@ __global__ void k(float *out) {
 }
 )",
      true},
+    {"a barrier in a function object's call operator", R"(
+struct Stage {
+  __device__ void operator()() const { __syncthreads(); }
+};
+__global__ void k(float *out) {
+  Stage stage;
+  stage();
+}
+)",
+     true},
+    {"a lambda handed to a helper template, with a barrier", R"(
+template <class F> __device__ void run(F f) { f(); }
+__global__ void k(float *out) {
+  run([] { __syncthreads(); });
+}
+)",
+     true},
     {"shared memory in a default argument", R"(
 __shared__ float g[128];
 __device__ float first(const float *p = g) { return p[0]; }

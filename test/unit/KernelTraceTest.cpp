@@ -1,6 +1,6 @@
 //===- KernelTraceTest.cpp - Facts a kernel trace promises ----------------===//
 //
-// SymbolInfo::Key and Sub name an unknown the same way in every walk of a
+// SymbolInfo::key() names an unknown the same way in every walk of a
 // kernel: the bank check matches the unknowns of a what-if walk (padding,
 // an unknown pinned to a residue) with those of the kernel as written by
 // them, and skips re-judging global accesses whose offsets did not move.
@@ -71,7 +71,7 @@ TEST(KernelTraceTest, UnknownsKeepTheirKeyAcrossWalks) {
   for (SymbolId S = 0; S < W.A.Symbols.size(); ++S) {
     const SymbolInfo &I = W.A.Symbols.info(S);
     Names.insert(I.Name);
-    std::optional<SymbolId> Other = W.B.Symbols.find(I.Key, I.Sub);
+    std::optional<SymbolId> Other = W.B.Symbols.find(I.key());
     ASSERT_TRUE(Other) << "'" << I.Name << "' has no counterpart";
     EXPECT_EQ(W.B.Symbols.info(*Other).Name, I.Name);
   }
@@ -88,10 +88,10 @@ TEST(KernelTraceTest, UnknownsKeepTheirKeyAcrossWalks) {
 
 TEST(KernelTraceTest, DistinctUnknownsHaveDistinctKeys) {
   Walks W = walkTwice();
-  std::set<std::pair<const void *, unsigned>> Keys;
+  std::set<SymbolKey> Keys;
   for (SymbolId S = 0; S < W.A.Symbols.size(); ++S) {
     const SymbolInfo &I = W.A.Symbols.info(S);
-    EXPECT_TRUE(Keys.insert({I.Key, I.Sub}).second)
+    EXPECT_TRUE(Keys.insert(I.key()).second)
         << "'" << I.Name << "' shares its key";
   }
   // An unknown the walk never made is not found.
@@ -99,3 +99,77 @@ TEST(KernelTraceTest, DistinctUnknownsHaveDistinctKeys) {
 }
 
 } // namespace
+
+// Unknowns are told apart by what they are made from, never by a hash: the
+// values of two variables after one join (the same statement, two VarDecls)
+// are two unknowns however many variables the join has.
+TEST(KernelTraceTest, VariablesJoinedAtOneStatementAreDistinct) {
+  std::string Code = "__global__ void k(int c) {\n"
+                     "  __shared__ int s[4096];\n";
+  const unsigned Vars = 300;
+  for (unsigned I = 0; I < Vars; ++I)
+    Code += "  int v" + std::to_string(I) + ";\n";
+  std::string Then, Else;
+  for (unsigned I = 0; I < Vars; ++I) {
+    Then += " v" + std::to_string(I) + " = c * " + std::to_string(I) + ";";
+    Else += " v" + std::to_string(I) + " = c + " + std::to_string(I) + ";";
+  }
+  Code += "  if (c) {" + Then + " } else {" + Else + " }\n";
+  for (unsigned I = 0; I < Vars; ++I)
+    Code += "  s[v" + std::to_string(I) + "] = 0;\n";
+  Code += "}\n";
+  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *K = test::lastKernel(Ctx);
+  ASSERT_TRUE(K);
+  KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}),
+                              AnalysisOptions());
+  ASSERT_EQ(T.Accesses.size(), Vars);
+  std::set<SymbolId> Seen;
+  for (const SharedAccess &A : T.Accesses) {
+    std::vector<SymbolId> S = A.Address.Offset.symbols();
+    ASSERT_EQ(S.size(), 1u);
+    EXPECT_TRUE(Seen.insert(S[0]).second)
+        << "two variables share the unknown '" << T.Symbols.info(S[0]).Name
+        << "'";
+  }
+  // And the table keeps one key per unknown.
+  SymbolTable Table;
+  int A = 0, B = 0;
+  SymbolId X = Table.get(SymbolKey{&Table, &A, 0}, SymbolInfo::Opaque, "a");
+  SymbolId Y = Table.get(SymbolKey{&Table, &B, 0}, SymbolInfo::Opaque, "b");
+  EXPECT_NE(X, Y);
+  EXPECT_EQ(Table.get(SymbolKey{&Table, &A, 0}, SymbolInfo::Opaque, "a"), X);
+}
+
+// Where the active threads are not known exactly (under a data-dependent
+// condition inside a thread-dependent one), an assignment joins the new
+// value with the old one into an unknown made at that assignment: two
+// assignments of different values are two unknowns, not one per variable.
+TEST(KernelTraceTest, AssignmentsUnderApproximateMasksAreDistinct) {
+  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(R"(
+__global__ void k(const int *in, int p, int q) {
+  __shared__ int s[4096];
+  int v = 0;
+  if (__nvvm_read_ptx_sreg_tid_x() < 16)
+    if (in[__nvvm_read_ptx_sreg_tid_x()] > 0) {
+      v = p;
+      s[v] = 1;
+      v = q;
+      s[v] = 2;
+    }
+}
+)");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *K = test::lastKernel(Ctx);
+  ASSERT_TRUE(K);
+  KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}),
+                              AnalysisOptions());
+  ASSERT_EQ(T.Accesses.size(), 2u);
+  const LaneValue &A = T.Accesses[0].Address.Offset,
+                  &B = T.Accesses[1].Address.Offset;
+  EXPECT_FALSE(A == B) << "two assignments share one unknown";
+  ASSERT_TRUE(T.Accesses[0].ActiveApprox);
+}
