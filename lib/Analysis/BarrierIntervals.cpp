@@ -117,8 +117,6 @@ struct Tag {
   }
 };
 
-}
-
 } // namespace
 
 struct BarrierIntervals::Graph {
