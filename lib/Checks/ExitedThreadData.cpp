@@ -131,12 +131,11 @@ public:
         U.gather(C, Seen);
     if (U.Params.empty())
       return;
-    std::vector<std::pair<const void *, unsigned>> BlockKeys;
+    std::vector<SymbolKey> BlockKeys;
     if (U.BlockIndex)
       for (unsigned S = 0; S < K.Trace.Symbols.size(); ++S)
         if (K.Trace.Symbols.info(S).K == SymbolInfo::BlockIndex)
-          BlockKeys.push_back(
-              {K.Trace.Symbols.info(S).Key, K.Trace.Symbols.info(S).Sub});
+          BlockKeys.push_back(K.Trace.Symbols.info(S).key());
     unsigned Walks = 0;
     for (const ParmVarDecl *P : U.Params)
       for (int64_t V : candidates()) {
@@ -144,7 +143,7 @@ public:
           return;
         IterationPins Pins;
         for (const ParmVarDecl *Q : U.Params)
-          Pins.Unknowns[{Q, 0}] = Q == P ? V : LargeValue;
+          Pins.Unknowns[SymbolKey{Q, nullptr, 0}] = Q == P ? V : LargeValue;
         for (const auto &Key : BlockKeys)
           Pins.Unknowns[Key] = 0;
         KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts,
