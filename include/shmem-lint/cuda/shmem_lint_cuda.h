@@ -150,6 +150,15 @@ __device__ int __all_sync(unsigned mask, int predicate);
 __device__ int __any_sync(unsigned mask, int predicate);
 __device__ unsigned __ballot_sync(unsigned mask, int predicate);
 __device__ unsigned __match_any_sync(unsigned mask, unsigned value);
+__device__ unsigned __reduce_add_sync(unsigned mask, unsigned value);
+__device__ int __reduce_add_sync(unsigned mask, int value);
+__device__ unsigned __reduce_min_sync(unsigned mask, unsigned value);
+__device__ int __reduce_min_sync(unsigned mask, int value);
+__device__ unsigned __reduce_max_sync(unsigned mask, unsigned value);
+__device__ int __reduce_max_sync(unsigned mask, int value);
+__device__ unsigned __reduce_and_sync(unsigned mask, unsigned value);
+__device__ unsigned __reduce_or_sync(unsigned mask, unsigned value);
+__device__ unsigned __reduce_xor_sync(unsigned mask, unsigned value);
 #define SHMEM_LINT_SHFL(T)                                                     \
   __device__ T __shfl_sync(unsigned mask, T var, int srcLane,                  \
                            int width = 32);                                    \
