@@ -2235,6 +2235,20 @@ UniformityLevel FunctionUniformity::level(const Expr *E) const {
   return V ? V->Level : UniformityLevel::Varying;
 }
 
+UniformityLevel FunctionUniformity::addressLevel(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return std::max(level(ASE->getBase()), level(ASE->getIdx()));
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? level(ME->getBase()) : addressLevel(ME->getBase());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return level(UO->getSubExpr());
+  if (isa<DeclRefExpr>(E))
+    return UniformityLevel::GridUniform; // The variable itself.
+  return UniformityLevel::Varying;
+}
+
 llvm::ArrayRef<BranchInfo> FunctionUniformity::branches() const {
   if (!Skeleton)
     return {};

@@ -241,6 +241,10 @@ public:
   const UniformityValue *value(const clang::Expr *E) const;
   /// The level of \p E; Varying for expressions never reached.
   UniformityLevel level(const clang::Expr *E) const;
+  /// The level of the address the lvalue \p E designates (`s[i]`: that of
+  /// s and i; `*p`: that of p): threads that agree on it access one
+  /// element. Varying when not known.
+  UniformityLevel addressLevel(const clang::Expr *E) const;
   /// Block-uniform (or grid-uniform).
   bool isUniform(const clang::Expr *E) const {
     return level(E) <= UniformityLevel::BlockUniform;

@@ -220,8 +220,13 @@ private:
                             const SharedAccess &E) const {
     std::ostringstream OS;
     OS << "benign race: " << side(R.Later, L) << " while "
-       << side(R.Earlier, E)
-       << " with no barrier between them; every thread stores the same value";
+       << side(R.Earlier, E) << " with no barrier between them; ";
+    const char *Who = R.CrossWarp ? "every thread" : "every lane of the warp";
+    if (L.Kind == AccessKind::Load || E.Kind == AccessKind::Load)
+      OS << "the reader stored the value it reads back, and " << Who
+         << " stores the same value";
+    else
+      OS << Who << " stores the same value";
     return OS.str();
   }
 
