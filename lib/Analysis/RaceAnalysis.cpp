@@ -966,10 +966,16 @@ private:
                                         const PairScan &PS) {
     const SharedAccess &A = T.Accesses[PS.PossibleA];
     const SharedAccess &B = T.Accesses[PS.PossibleB];
-    bool RMW = SA != SB && A.E == B.E && A.CallStack == B.CallStack;
     // One store at a data-dependent address, paired with itself, races only
-    // if two threads pick one element: not claimed (a permutation is fine).
+    // if two threads pick one element: not claimed (a permutation is fine),
+    // unless the index is the same in every thread of the block or a warp.
     if (SA == SB)
+      return uniformIndex(SA, PS);
+    // Evidence for a claim: the load and store of one read-modify-write
+    // (`hist[data] += 1`). Other accesses at data-dependent addresses race
+    // only if the data makes them meet, which the analysis cannot tell.
+    bool RMW = A.E == B.E && A.CallStack == B.CallStack;
+    if (!RMW && !Opts.ReportDataDependent)
       return std::nullopt;
     // Some thread must be able to meet another.
     auto Count = [&](const SharedAccess &X) {
@@ -989,6 +995,52 @@ private:
     if (RMW && T.Accesses[R.Later.Access].Kind != AccessKind::Store)
       std::swap(R.Later, R.Earlier);
     return Pending{std::move(R), 2};
+  }
+
+  /// Store site \p S at a data-dependent index that the uniformity analysis
+  /// finds the same in every thread of the block (or of a warp): two
+  /// threads that run one instance write one element.
+  std::optional<Pending> uniformIndex(unsigned S, const PairScan &PS) {
+    if (Facts[S].Kind != AccessKind::Store)
+      return std::nullopt;
+    UniformityLevel L = values(S).Address;
+    if (L > UniformityLevel::WarpUniform)
+      return std::nullopt;
+    bool PerWarp = L == UniformityLevel::WarpUniform;
+    for (unsigned I : BI.instances(S)) {
+      const SharedAccess &A = T.Accesses[I];
+      if (A.ActiveApprox)
+        continue; // Some of the threads may not store.
+      // Two threads that run it, of two warps when any two meet.
+      int First = -1, Second = -1;
+      for (unsigned Th = 0; Th < N && Second < 0; ++Th) {
+        if (!A.Active[Th])
+          continue;
+        if (First < 0)
+          First = int(Th);
+        else if (PerWarp ? Th / WS == unsigned(First) / WS
+                         : Th / WS != unsigned(First) / WS)
+          Second = int(Th);
+      }
+      if (Second < 0 && !PerWarp)
+        for (unsigned Th = unsigned(First) + 1; Th < N && Second < 0; ++Th)
+          if (A.Active[Th])
+            Second = int(Th);
+      if (Second < 0)
+        continue;
+      RaceReport R;
+      bool Same = agree(S, unsigned(First), unsigned(Second));
+      R.K = Same ? RaceReport::Benign : RaceReport::Race;
+      R.UniformIndex = true;
+      R.IndexPerWarp = PerWarp;
+      R.Reason = PS.PossibleReason;
+      R.Later.Access = R.Earlier.Access = I;
+      R.Later.Thread = unsigned(Second);
+      R.Earlier.Thread = unsigned(First);
+      R.CrossWarp = unsigned(First) / WS != unsigned(Second) / WS;
+      return Pending{std::move(R), Same ? 1u : 0u};
+    }
+    return std::nullopt;
   }
 
   /// Which side of a witness is later, and across which loop iteration.

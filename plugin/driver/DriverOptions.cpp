@@ -64,6 +64,8 @@ CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
   --min-degree=N          report bank conflicts of at least this degree (2)
   --report-conditional=0|1  report conflicts that depend on unknown values (1)
   --report-benign=0|1     report benign same-value races (0)
+  --report-data-dependent=0|1  report possible races at data-dependent
+                          addresses without evidence (0)
   --config-file=FILE      read this .clang-tidy file instead of searching
   --no-config             read no .clang-tidy file
 
@@ -295,7 +297,7 @@ struct CommandLineSettings {
   std::optional<std::vector<std::string>> CheckGlobs;
   std::optional<Dim3> BlockDim;
   std::optional<unsigned> WarpSize, MinDegree;
-  std::optional<bool> ReportConditional, ReportBenign;
+  std::optional<bool> ReportConditional, ReportBenign, ReportDataDependent;
 
   void applyTo(AnalysisOptions &O) const {
     if (BlockDim)
@@ -308,6 +310,8 @@ struct CommandLineSettings {
       O.ReportConditional = *ReportConditional;
     if (ReportBenign)
       O.ReportBenign = *ReportBenign;
+    if (ReportDataDependent)
+      O.ReportDataDependent = *ReportDataDependent;
   }
 };
 } // namespace
@@ -455,6 +459,9 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     } else if ((R = Value("--report-benign", V))) {
       if (R < 0 || !ParseBool(V, CL.ReportBenign))
         return Fail("invalid --report-benign '" + V + "'");
+    } else if ((R = Value("--report-data-dependent", V))) {
+      if (R < 0 || !ParseBool(V, CL.ReportDataDependent))
+        return Fail("invalid --report-data-dependent '" + V + "'");
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)
         return Fail("--cuda-path needs a value");

@@ -329,6 +329,11 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
         O.ReportBenign = *B;
       else
         Bad("true or false");
+    } else if (Name == "ReportDataDependent" && Kind == CheckKind::Race) {
+      if (std::optional<bool> B = parseOptionBool(Value))
+        O.ReportDataDependent = *B;
+      else
+        Bad("true or false");
     } else {
       Warnings.push_back("unknown check option '" + Key + "'");
     }
@@ -374,6 +379,7 @@ std::vector<AnalysisOptions> planAnalysisRuns(const CheckSettings &S) {
       break;
     case CheckKind::Race:
       Run->ReportBenign = O.ReportBenign;
+      Run->ReportDataDependent = O.ReportDataDependent;
       break;
     default:
       break;

@@ -29,6 +29,7 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
   Options_.MinDegree = Options.get("MinDegree", 2u);
   Options_.ReportConditional = Options.get("ReportConditional", true);
   Options_.ReportBenign = Options.get("ReportBenign", false);
+  Options_.ReportDataDependent = Options.get("ReportDataDependent", false);
   Options_.enable(Kind);
   // clang-tidy shows messages, notes and fix-its only.
   Options_.Pictures = false;
@@ -41,8 +42,10 @@ void ShmemCheckBase::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O) {
     Options.store(O, "MinDegree", Options_.MinDegree);
     Options.store(O, "ReportConditional", Options_.ReportConditional);
   }
-  if (Kind == CheckKind::Race)
+  if (Kind == CheckKind::Race) {
     Options.store(O, "ReportBenign", Options_.ReportBenign);
+    Options.store(O, "ReportDataDependent", Options_.ReportDataDependent);
+  }
 }
 
 void ShmemCheckBase::registerMatchers(MatchFinder *Finder) {
@@ -101,7 +104,9 @@ bool sameAnalysis(const AnalysisOptions &A, const AnalysisOptions &B) {
   return A.WarpSize == B.WarpSize && A.BlockDim == B.BlockDim &&
          A.DefaultBlockDim == B.DefaultBlockDim && A.MinDegree == B.MinDegree &&
          A.ReportConditional == B.ReportConditional &&
-         A.ReportBenign == B.ReportBenign && A.InlineDepth == B.InlineDepth;
+         A.ReportBenign == B.ReportBenign &&
+         A.ReportDataDependent == B.ReportDataDependent &&
+         A.InlineDepth == B.InlineDepth;
 }
 class CollectSink : public FindingSink {
 public:
