@@ -2083,6 +2083,11 @@ private:
       bool Exit = Br.LeavesLoop && Br.Loop;
       for (const VarDecl *V : Br.Defs) {
         UniformityValue Taint = uniform(C.Level);
+        // Threads that agree on the condition take the same path: lanes of
+        // every warp under a warp-invariant one, lanes l and l ^ d under one
+        // symmetric in d.
+        Taint.WarpInvariant = C.warpInvariant();
+        Taint.LaneXor = C.laneXor();
         Taint.Source = {Exit ? VarianceSource::DivergentLoopExit
                              : VarianceSource::DivergentAssignment,
                         Exit && Br.Loop ? Br.Loop : Br.Construct, V};
@@ -2092,6 +2097,8 @@ private:
       }
       if (Br.ReturnsInRegion) {
         UniformityValue Taint = uniform(C.Level);
+        Taint.WarpInvariant = C.warpInvariant();
+        Taint.LaneXor = C.laneXor();
         Taint.Source = {VarianceSource::DivergentAssignment, Br.Construct,
                         nullptr};
         In.Ret = UniformityValue::join(In.Ret, Taint);

@@ -269,6 +269,20 @@ TEST(Uniformity, FullWarpReductionsOfWarpInvariantValues) {
   EXPECT_EQ(probe(Code, Dim3{48, 1, 1}),
             (std::vector<L>{Vary, Warp, Warp, Warp, Warp, Warp, Vary, Warp,
                             Warp, Warp, Vary, Warp}));
+  // Assigned under a warp-invariant branch: lane l of every warp takes the
+  // same side.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in) {
+      unsigned lane = threadIdx.x % 32;
+      int x = 1, y = 1;
+      if (lane < 16)
+        x = 2;
+      if (in[threadIdx.x] > 0)
+        y = 2;
+      probe(__all_sync(0xffffffff, x));
+      probe(__all_sync(0xffffffff, y));
+    })cu"),
+            (std::vector<L>{Block, Warp}));
   // threadIdx.x is the lane in blocks 32 wide.
   EXPECT_EQ(probe(R"cu(
     __global__ void k(const int *in) {
