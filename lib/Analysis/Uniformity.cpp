@@ -1605,9 +1605,9 @@ private:
         VarianceSource::WarpCollective, Call);
     if (Size > 1 && Size < Warp && llvm::isPowerOf2_32(Size))
       V.LaneXor = (uint32_t(1) << Size) - 1; // Lanes l and l ^ d, d < Size.
-    bool Tiles = Size && (Size <= Warp ? Warp % Size == 0
-                                       : Size % Warp == 0 &&
-                                             G->threads() % Size == 0);
+    bool Tiles = Size && G &&
+                 (Size <= Warp ? Warp % Size == 0
+                               : Size % Warp == 0 && G->threads() % Size == 0);
     V.WarpInvariant = Tiles && UA.completeWarps() && Operand.warpInvariant();
     V.normalize();
     return V;
