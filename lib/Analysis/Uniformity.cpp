@@ -1603,7 +1603,7 @@ private:
     UniformityValue V = UniformityValue::varying(
         Size >= Warp ? Level::WarpUniform : Level::Varying,
         VarianceSource::WarpCollective, Call);
-    if (Size > 1 && Size < Warp && llvm::isPowerOf2_32(Size))
+    if (Size > 1 && Size < Warp && Size < 32 && llvm::isPowerOf2_32(Size))
       V.LaneXor = (uint32_t(1) << Size) - 1; // Lanes l and l ^ d, d < Size.
     bool Tiles = Size && G &&
                  (Size <= Warp ? Warp % Size == 0
@@ -1642,7 +1642,8 @@ private:
   /// A butterfly step (Butterfly.h) with a constant offset: lanes l and
   /// l ^ offset now agree too.
   void butterfly(const Expr *E, UniformityValue &V) {
-    if (V.Level <= Level::WarpUniform)
+    // LaneXor holds the offsets of a warp of 32.
+    if (V.Level <= Level::WarpUniform || (G && G->warpSize() != 32))
       return;
     auto S = matchButterflyStep(E, Ctx, G ? G->warpSize() : 32);
     if (!S)
@@ -2051,7 +2052,7 @@ private:
         for (const auto &X : Sk.Butterflies)
           if (X.From == PB && X.To == B)
             BE = &X;
-        if (!BE) {
+        if (!BE || (G && G->warpSize() != 32)) {
           In.joinWith(Out[PB->getBlockID()]);
           continue;
         }

@@ -146,6 +146,7 @@ struct UniformityValue {
   VarianceSource Source;
   /// For values that vary between lanes (see laneXor()): bit d set when
   /// lanes l and l ^ d of every warp hold the same value. Bit 0 always.
+  /// Butterflies set it in warps of 32 lanes only.
   uint32_t LaneXor = 1;
   /// For values that vary between warps (see warpInvariant()): lane l holds
   /// the same value in every warp.
