@@ -736,17 +736,41 @@ private:
     bool Reached = false;
     llvm::DenseMap<const VarDecl *, UniformityValue> Vars;
     UniformityValue Ret;
+    /// Per local array: the element last stored at `a[i]` (i a local
+    /// variable) when neither a nor i changed since, and its value: a read of
+    /// `a[i]` then reads that, not the merge of the whole array
+    /// (`sum[j] = warp_reduce_sum(sum[j]); buf[warp] = sum[j];`).
+    llvm::DenseMap<const VarDecl *, std::pair<const VarDecl *, UniformityValue>>
+        Elements;
 
     bool sameAs(const State &O) const {
       if (Reached != O.Reached || Vars.size() != O.Vars.size() ||
-          !Ret.sameAs(O.Ret))
+          Elements.size() != O.Elements.size() || !Ret.sameAs(O.Ret))
         return false;
       for (const auto &KV : Vars) {
         auto It = O.Vars.find(KV.first);
         if (It == O.Vars.end() || !It->second.sameAs(KV.second))
           return false;
       }
+      for (const auto &KV : Elements) {
+        auto It = O.Elements.find(KV.first);
+        if (It == O.Elements.end() || It->second.first != KV.second.first ||
+            !It->second.second.sameAs(KV.second.second))
+          return false;
+      }
       return true;
+    }
+
+    /// \p V changed: what was known of elements of it or indexed by it is
+    /// not any more.
+    void forgetElements(const VarDecl *V) {
+      Elements.erase(V);
+      llvm::SmallVector<const VarDecl *, 2> Stale;
+      for (const auto &KV : Elements)
+        if (KV.second.first == V)
+          Stale.push_back(KV.first);
+      for (const VarDecl *A : Stale)
+        Elements.erase(A);
     }
 
     void joinWith(const State &O) {
@@ -762,6 +786,16 @@ private:
           It->second = UniformityValue::join(It->second, KV.second);
       }
       Ret = UniformityValue::join(Ret, O.Ret);
+      // An element is known after the join when both sides know it alike.
+      llvm::SmallVector<const VarDecl *, 2> Differ;
+      for (const auto &KV : Elements) {
+        auto It = O.Elements.find(KV.first);
+        if (It == O.Elements.end() || It->second.first != KV.second.first ||
+            !It->second.second.sameAs(KV.second.second))
+          Differ.push_back(KV.first);
+      }
+      for (const VarDecl *A : Differ)
+        Elements.erase(A);
     }
   };
 
@@ -773,6 +807,8 @@ private:
     /// For Local: the whole variable (a store replaces its value) rather than
     /// an element or field of it.
     bool Whole = false;
+    /// For an element `a[i]` of a local array: i, when a local variable.
+    const VarDecl *Index = nullptr;
     /// For Memory: the address; for part of a Local: the index.
     UniformityValue Address;
     /// For Memory: read-only for the whole launch (__constant__, const
@@ -1005,6 +1041,12 @@ private:
       UniformityValue Addr = UniformityValue::join(P, I);
       Addr.PointsToLocal = Local;
       Location L = deref(Addr);
+      if (const auto *IR = dyn_cast<DeclRefExpr>(ASE->getIdx()->IgnoreParenImpCasts());
+          IR && L.K == Location::Local &&
+          ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        if (const auto *IV = dyn_cast<VarDecl>(IR->getDecl());
+            IV && isTrackedLocal(IV, F) && !IV->getType()->isReferenceType())
+          L.Index = IV;
       // An element of a __constant__ or const global array.
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts()))
@@ -1065,6 +1107,9 @@ private:
       UniformityValue V = stateValue(L.Var);
       if (L.Whole)
         return V;
+      if (auto It = Cur.Elements.find(L.Var);
+          L.Index && It != Cur.Elements.end() && It->second.first == L.Index)
+        return It->second.second;
       V = UniformityValue::join(V, L.Address);
       V.PerThread = nullptr;
       V.PointsToLocal = nullptr;
@@ -1097,6 +1142,9 @@ private:
     case Location::Captured:
       return;
     case Location::Local:
+      Cur.forgetElements(L.Var);
+      if (L.Index)
+        Cur.Elements[L.Var] = {L.Index, V};
       if (L.Whole) {
         Cur.Vars[L.Var] = std::move(V);
       } else {
@@ -1963,6 +2011,7 @@ private:
   void declare(const VarDecl *V) {
     if (!isTrackedLocal(V, F))
       return;
+    Cur.forgetElements(V);
     const Expr *Init = V->getInit();
     if (V->getType()->isReferenceType()) {
       if (!Init)
@@ -2029,8 +2078,10 @@ private:
       if (It != Sk.ScopeOf.end() && !Open.count(It->second))
         Dead.push_back(KV.first);
     }
-    for (const VarDecl *V : Dead)
+    for (const VarDecl *V : Dead) {
       In.Vars.erase(V);
+      In.forgetElements(V);
+    }
   }
 
   State joinedEntryState(const CFGBlock *B) {
@@ -2083,6 +2134,7 @@ private:
         continue;
       bool Exit = Br.LeavesLoop && Br.Loop;
       for (const VarDecl *V : Br.Defs) {
+        In.forgetElements(V);
         UniformityValue Taint = uniform(C.Level);
         // Threads that agree on the condition take the same path: lanes of
         // every warp under a warp-invariant one, lanes l and l ^ d under one

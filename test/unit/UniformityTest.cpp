@@ -283,6 +283,24 @@ TEST(Uniformity, FullWarpReductionsOfWarpInvariantValues) {
       probe(__all_sync(0xffffffff, y));
     })cu"),
             (std::vector<L>{Block, Warp}));
+  // An element just stored reads back as stored, until the array or the
+  // index changes.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in) {
+      int sum[2], lane = threadIdx.x % 32;
+      for (int j = 0; j < 2; ++j) {
+        sum[j] = in[threadIdx.x + j];
+        sum[j] = __reduce_add_sync(0xffffffff, sum[j]);
+        probe(sum[j]);
+        probe(sum[lane]);
+      }
+      probe(sum[0]);
+      int k = 0;
+      sum[k] = 1;
+      k = lane;
+      probe(sum[k]);
+    })cu"),
+            (std::vector<L>{Warp, Vary, Vary, Vary}));
   // threadIdx.x is the lane in blocks 32 wide.
   EXPECT_EQ(probe(R"cu(
     __global__ void k(const int *in) {

@@ -26,6 +26,32 @@ __global__ void everyLaneStores(const float *in, float *out) {
     out[blockIdx.x] = buf[0] + buf[1];
 }
 
+// The same with the sums in a local array, one per column, as ggml's
+// mul_mat_vec_f keeps them.
+template <int width = 32> __device__ float warpSum(float x) {
+#pragma unroll
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    x += __shfl_xor_sync(0xffffffff, x, offset, width);
+  return x;
+}
+
+// shmem-lint: block=64
+__global__ void perColumnSums(const float *in, float *out, int stride) {
+  __shared__ float buf[2];
+  float sum[4];
+  for (int j = 0; j < 4; ++j)
+    sum[j] = in[j * stride + threadIdx.x];
+  for (int j = 0; j < 4; ++j) {
+    sum[j] = warpSum(sum[j]);
+    buf[threadIdx.x / 32] = sum[j];
+    // CHECK-BENIGN: :[[@LINE-1]]:5: warning: benign race: thread 1 writes buf[0] (line [[@LINE-1]], j = 0) while thread 0 writes buf[0] (line [[@LINE-1]], j = 0) with no barrier between them; every lane of the warp stores the same value [shmem-race]
+    __syncthreads();
+    if (threadIdx.x == 0)
+      out[j] = buf[0] + buf[1];
+    __syncthreads();
+  }
+}
+
 // shmem-lint: block=64
 __global__ void oneLaneStores(const float *in, float *out) {
   __shared__ float buf[2];
