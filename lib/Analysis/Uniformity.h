@@ -52,7 +52,9 @@
 // and atomics vary. That takes the kernel to be free of races: threads that
 // read one word in one barrier interval read one value unless some thread
 // writes it in that interval, which shmem-race reports. Local variables, their
-// elements and fields, references to them and `&x` passed to callees are.
+// elements and fields, references to them and `&x` passed to callees are
+// (an array as one value, merged over its elements, except that the element
+// last stored at `a[i]` reads back as stored until a or i changes).
 //
 // With a block shape, values that are functions of thread indices and
 // constants only are also kept exactly, one value per thread (LaneValue), so
