@@ -37,6 +37,12 @@ struct AnalysisOptions {
   /// reading). Off by default: since PTX ISA 6 a bar.sync waits only for
   /// the threads that have not exited.
   bool StrictExits = false;
+  /// shmem-race: report possible races at data-dependent addresses that
+  /// carry no evidence (a data-dependent read or write next to another
+  /// access of the array). Without it only those with evidence are: a
+  /// read-modify-write of one data-dependent element, or an index the data
+  /// cannot make distinct (the same in every thread of a warp or block).
+  bool ReportDataDependent = false;
   /// Depth to which __device__ callees are analysed in the caller's context.
   unsigned InlineDepth = 8;
   /// Build the lane->bank pictures bank findings carry (Finding::Picture

@@ -12,6 +12,7 @@
 #include "RaceAnalysis.h"
 
 #include "BarrierIntervals.h"
+#include "Uniformity.h"
 
 #include "clang/AST/ParentMap.h"
 
@@ -61,6 +62,7 @@ struct Eval {
   std::string Reason;
   std::vector<int64_t> Off;
   std::vector<char> Active;
+  bool ActiveApprox = false;
   std::vector<int64_t> Stored;
   std::vector<char> StoredKnown;
   int64_t Min = INT64_MAX, Max = INT64_MIN;
@@ -126,6 +128,18 @@ struct SiteFacts {
   std::optional<std::string> ConstantStored;
 };
 
+/// What the uniformity analysis says of a site, asked on first need.
+struct SiteValues {
+  bool Known = false;
+  /// For `x = v`: which threads storing in one instance agree on v: the
+  /// lane offsets and whether lane l holds one value in every warp
+  /// (UniformityValue::laneXor(), warpInvariant()).
+  uint32_t StoredLaneXor = 1;
+  bool StoredWarpInvariant = false;
+  /// How widely they agree on the address.
+  UniformityLevel Address = UniformityLevel::Varying;
+};
+
 /// The iterations of one side of a combination, by global loop index
 /// (BarrierIntervals::loop), -1 where not fixed.
 using SideIters = std::map<unsigned, int64_t>;
@@ -159,6 +173,10 @@ private:
   unsigned N, WS;
 
   std::vector<SiteFacts> Facts;
+  std::vector<SiteValues> Values;
+  /// The one authority on which threads agree on a value (Uniformity.h),
+  /// built when a pair first needs it.
+  std::unique_ptr<UniformityAnalysis> UA;
   std::map<const Stmt *, SymbolId> IterSymbol;
   std::map<SymbolKey, int64_t> Generic;
   std::map<Assignment, std::unique_ptr<PinnedTrace>> Pinned;
@@ -268,6 +286,55 @@ private:
     return R.Val.getAsString(Ctx, RHS->getType());
   }
 
+  /// The uniformity of site \p S's stored value and address, in the
+  /// calling context the walker reached it in.
+  const SiteValues &values(unsigned S) {
+    SiteValues &V = Values[S];
+    if (V.Known)
+      return V;
+    V.Known = true;
+    if (!UA)
+      UA = std::make_unique<UniformityAnalysis>(Ctx, &T.Geometry,
+                                                Opts.InlineDepth);
+    const SharedAccess &A = T.Accesses[BI.instances(S)[0]];
+    const FunctionUniformity *FU = &UA->analyzeKernel(T.Kernel);
+    for (const CallExpr *Call : A.CallStack)
+      if (!FU || !(FU = FU->callee(Call)))
+        return V;
+    if (!FU->valid())
+      return V;
+    V.Address = FU->addressLevel(A.E);
+    if (A.Kind != AccessKind::Store)
+      return V;
+    const Stmt *P = parents(FU->function()).getParentIgnoreParens(A.E);
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+        BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == A.E)
+      if (const UniformityValue *UV = FU->value(BO)) { // Assigned, converted.
+        V.StoredLaneXor = UV->laneXor();
+        V.StoredWarpInvariant = UV->warpInvariant();
+      }
+    return V;
+  }
+
+  /// Every loop around both accesses of \p C is in the same iteration for
+  /// the two threads: they run the same instance of what is in both.
+  static bool sameIteration(const Concurrency &C) {
+    for (const LoopRelation &R : C.Loops)
+      if (R.InA && R.InB && (R.A != R.B || R.A == IterState::Any))
+        return false;
+    return true;
+  }
+
+  /// Threads \p TA and \p TB agree on the value site \p S stores: lanes of
+  /// one warp the value is symmetric under, or of two warps when it is
+  /// warp-invariant too (a block-uniform value: any two threads).
+  bool agree(unsigned S, unsigned TA, unsigned TB) {
+    const SiteValues &V = values(S);
+    unsigned D = (TA % WS) ^ (TB % WS);
+    return D < 32 && ((V.StoredLaneXor >> D) & 1) &&
+           (TA / WS == TB / WS || V.StoredWarpInvariant);
+  }
+
   /// The statement an access is part of (`s[i] += s[i + 1];`), for
   /// grouping findings.
   const Stmt *statementOf(const SharedAccess &A) {
@@ -302,6 +369,7 @@ private:
       if (T.Symbols.info(S).K == SymbolInfo::LoopIteration)
         IterSymbol[T.Symbols.info(S).Loop] = S;
     Facts.resize(BI.numSites());
+    Values.resize(BI.numSites());
     for (unsigned S = 0; S < BI.numSites(); ++S) {
       SiteFacts &F = Facts[S];
       const SharedAccess &First = T.Accesses[BI.instances(S)[0]];
@@ -412,6 +480,7 @@ private:
     }
     E.Width = A->Width;
     E.Active = A->Active;
+    E.ActiveApprox = A->ActiveApprox;
     const LaneValue &Off = A->Address.Offset;
     if (!Off.isAffine()) {
       E.S = Eval::Unknown;
@@ -663,15 +732,41 @@ private:
     unsigned PossibleA = 0, PossibleB = 0;
   };
 
-  bool sameStoredValue(unsigned SA, unsigned SB, const Eval &EA,
-                       const Eval &EB, unsigned TA, unsigned TB) const {
+  /// Threads \p TA (at site SA, instance IA) and \p TB (SB, IB) store the
+  /// same value: the walker's values say so, or one constant, or they run
+  /// one instance of one store whose value the uniformity analysis finds
+  /// the same in both (block-uniform, or warp-uniform and one warp).
+  bool sameStoredValue(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
+                       const Assignment &AsgA, const Assignment &AsgB,
+                       const Concurrency &C, const Eval &EA, const Eval &EB,
+                       unsigned TA, unsigned TB) {
     if (Facts[SA].Kind != AccessKind::Store || Facts[SB].Kind != AccessKind::Store)
       return false;
     if (!EA.StoredKnown.empty() && !EB.StoredKnown.empty() &&
         EA.StoredKnown[TA] && EB.StoredKnown[TB])
       return EA.Stored[TA] == EB.Stored[TB];
-    return Facts[SA].ConstantStored && Facts[SB].ConstantStored &&
-           *Facts[SA].ConstantStored == *Facts[SB].ConstantStored;
+    if (Facts[SA].ConstantStored && Facts[SB].ConstantStored &&
+        *Facts[SA].ConstantStored == *Facts[SB].ConstantStored)
+      return true;
+    return SA == SB && IA == IB && AsgA == AsgB && sameIteration(C) &&
+           agree(SA, TA, TB);
+  }
+
+  /// Thread \p Reader loads bytes it stored itself earlier in the same
+  /// instance (site \p SS, instance \p IS, evaluated \p ES), a value every
+  /// thread that stores there in that instance agrees on with \p Writer:
+  /// whichever store it sees, it reads that value (every thread storing one
+  /// pointer and reading it back).
+  bool readsOwnSameValue(unsigned SS, unsigned IS, const Eval &ES,
+                         unsigned IL, const Eval &EL, const Concurrency &C,
+                         unsigned Writer, unsigned Reader) {
+    if (Facts[SS].Kind != AccessKind::Store || ES.ActiveApprox ||
+        !ES.Active[Reader] || T.Accesses[IS].Seq >= T.Accesses[IL].Seq ||
+        ES.Off[Reader] > EL.Off[Reader] ||
+        EL.Off[Reader] + EL.Width > ES.Off[Reader] + ES.Width ||
+        !sameIteration(C))
+      return false;
+    return agree(SS, Writer, Reader);
   }
 
   void scan(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
@@ -722,7 +817,11 @@ private:
           bool SameWarp = TA / WS == U / WS;
           if (SameWarp && orderedInWarp(SA, SB, ItA, ItB, TA, U))
             continue;
-          if (sameStoredValue(SA, SB, EA, EB, TA, U)) {
+          if (sameStoredValue(SA, SB, IA, IB, AsgA, AsgB, C, EA, EB, TA, U) ||
+              (Facts[SB].Kind == AccessKind::Load &&
+               readsOwnSameValue(SA, IA, EA, IB, EB, C, TA, U)) ||
+              (Facts[SA].Kind == AccessKind::Load &&
+               readsOwnSameValue(SB, IB, EB, IA, EA, C, U, TA))) {
             Record(Out.Benign, TA, U);
             continue;
           }
@@ -794,7 +893,7 @@ private:
     if (Alts.empty())
       return std::nullopt;
     PairScan PS;
-    std::set<std::tuple<unsigned, unsigned, Assignment, Assignment>> Done;
+    std::set<std::tuple<unsigned, unsigned, Assignment, Assignment, bool>> Done;
     std::vector<SideIters> UB;
     for (unsigned IB : BI.instances(SB))
       UB.push_back(unrolledIters(SB, IB));
@@ -810,7 +909,9 @@ private:
           if (!admits(C, UA, UB[JB]))
             continue;
           for (const auto &[AsgA, AsgB] : Combos) {
-            if (!Done.insert({IA, IB, AsgA, AsgB}).second)
+            // Whether stores are of the same value depends on whether the
+            // threads are in the same iteration (sameStoredValue).
+            if (!Done.insert({IA, IB, AsgA, AsgB, sameIteration(C)}).second)
               continue;
             const Eval &EA = eval(IA, AsgA);
             const Eval &EB = eval(IB, AsgB);
@@ -865,10 +966,16 @@ private:
                                         const PairScan &PS) {
     const SharedAccess &A = T.Accesses[PS.PossibleA];
     const SharedAccess &B = T.Accesses[PS.PossibleB];
-    bool RMW = SA != SB && A.E == B.E && A.CallStack == B.CallStack;
     // One store at a data-dependent address, paired with itself, races only
-    // if two threads pick one element: not claimed (a permutation is fine).
+    // if two threads pick one element: not claimed (a permutation is fine),
+    // unless the index is the same in every thread of the block or a warp.
     if (SA == SB)
+      return uniformIndex(SA, PS);
+    // Evidence for a claim: the load and store of one read-modify-write
+    // (`hist[data] += 1`). Other accesses at data-dependent addresses race
+    // only if the data makes them meet, which the analysis cannot tell.
+    bool RMW = A.E == B.E && A.CallStack == B.CallStack;
+    if (!RMW && !Opts.ReportDataDependent)
       return std::nullopt;
     // Some thread must be able to meet another.
     auto Count = [&](const SharedAccess &X) {
@@ -888,6 +995,52 @@ private:
     if (RMW && T.Accesses[R.Later.Access].Kind != AccessKind::Store)
       std::swap(R.Later, R.Earlier);
     return Pending{std::move(R), 2};
+  }
+
+  /// Store site \p S at a data-dependent index that the uniformity analysis
+  /// finds the same in every thread of the block (or of a warp): two
+  /// threads that run one instance write one element.
+  std::optional<Pending> uniformIndex(unsigned S, const PairScan &PS) {
+    if (Facts[S].Kind != AccessKind::Store)
+      return std::nullopt;
+    UniformityLevel L = values(S).Address;
+    if (L > UniformityLevel::WarpUniform)
+      return std::nullopt;
+    bool PerWarp = L == UniformityLevel::WarpUniform;
+    for (unsigned I : BI.instances(S)) {
+      const SharedAccess &A = T.Accesses[I];
+      if (A.ActiveApprox)
+        continue; // Some of the threads may not store.
+      // Two threads that run it, of two warps when any two meet.
+      int First = -1, Second = -1;
+      for (unsigned Th = 0; Th < N && Second < 0; ++Th) {
+        if (!A.Active[Th])
+          continue;
+        if (First < 0)
+          First = int(Th);
+        else if (PerWarp ? Th / WS == unsigned(First) / WS
+                         : Th / WS != unsigned(First) / WS)
+          Second = int(Th);
+      }
+      if (Second < 0 && !PerWarp)
+        for (unsigned Th = unsigned(First) + 1; Th < N && Second < 0; ++Th)
+          if (A.Active[Th])
+            Second = int(Th);
+      if (Second < 0)
+        continue;
+      RaceReport R;
+      bool Same = agree(S, unsigned(First), unsigned(Second));
+      R.K = Same ? RaceReport::Benign : RaceReport::Race;
+      R.UniformIndex = true;
+      R.IndexPerWarp = PerWarp;
+      R.Reason = PS.PossibleReason;
+      R.Later.Access = R.Earlier.Access = I;
+      R.Later.Thread = unsigned(Second);
+      R.Earlier.Thread = unsigned(First);
+      R.CrossWarp = unsigned(First) / WS != unsigned(Second) / WS;
+      return Pending{std::move(R), Same ? 1u : 0u};
+    }
+    return std::nullopt;
   }
 
   /// Which side of a witness is later, and across which loop iteration.

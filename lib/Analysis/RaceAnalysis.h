@@ -13,8 +13,13 @@
 // in one warp must also be unordered once the __syncwarp() calls that name
 // both lanes count as barriers.
 //
-// Data-dependent addresses (`hist[in[i]] += 1`) can't be enumerated; such a
-// pair is reported as a possible race with the reason.
+// Data-dependent addresses (`hist[in[i]] += 1`) can't be enumerated. Such
+// a pair is reported when it carries evidence: a read-modify-write of one
+// data-dependent element (two threads that pick one lose an update, a
+// possible race), or a store whose index the uniformity analysis finds the
+// same in every thread of the block or of a warp (two named threads write
+// one element, a race). Other pairs at data-dependent addresses are possible
+// races only with AnalysisOptions::ReportDataDependent.
 //
 // Only sites of one barrier-free region and one shared variable, one of
 // them a store, are paired; and a pair whose two statements are already
@@ -68,6 +73,12 @@ struct RaceReport {
   /// accesses are the load and store of one read-modify-write.
   std::string Reason;
   bool ReadModifyWrite = false;
+  /// For Race and Benign: a store whose index depends on data (Reason) but
+  /// is the same in every thread of the block (or, with IndexPerWarp, in
+  /// every lane of a warp): both threads write one element, not known which
+  /// (Offset says nothing).
+  bool UniformIndex = false;
+  bool IndexPerWarp = false;
 };
 
 class RaceHandler {

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uniformity.h"
+#include "Butterfly.h"
 #include "KernelTrace.h"
 #include "Program/CallContexts.h"
 #include "Program/CudaModel.h"
@@ -112,7 +113,8 @@ std::string describeSource(const VarianceSource &S, const ASTContext &Ctx) {
     return Quoted("a block-wide reduction") +
            ", which may differ between blocks";
   case VarianceSource::WarpCollective:
-    return Quoted("a warp vote") + ", which may differ between warps";
+    return Quoted("a warp-wide vote or reduction") +
+           ", which may differ between warps";
   case VarianceSource::LaneExchange:
     return "the shuffle " + Quoted("between lanes");
   case VarianceSource::Opaque:
@@ -149,12 +151,25 @@ UniformityValue UniformityValue::join(const UniformityValue &A,
     R.Source = A.Source;
   R.PerThread = samePerThread(A.PerThread, B.PerThread) ? A.PerThread : nullptr;
   R.PointsToLocal = A.PointsToLocal == B.PointsToLocal ? A.PointsToLocal : nullptr;
+  // A lane symmetry both sides have survives any combination of them.
+  R.LaneXor = A.laneXor() & B.laneXor();
+  R.WarpInvariant = A.warpInvariant() && B.warpInvariant();
   return R;
 }
 
 bool UniformityValue::sameAs(const UniformityValue &O) const {
   return Level == O.Level && PointsToLocal == O.PointsToLocal &&
+         laneXor() == O.laneXor() && warpInvariant() == O.warpInvariant() &&
          samePerThread(PerThread, O.PerThread);
+}
+
+void UniformityValue::normalize() {
+  if (Level > UniformityLevel::WarpUniform && LaneXor == ~0u)
+    Level = UniformityLevel::WarpUniform;
+  // Lane l of warp w holds what lane 0 of warp w holds (warp-uniform), which
+  // is what lane 0 of warp 0 holds (warp-invariant).
+  if (Level == UniformityLevel::WarpUniform && WarpInvariant)
+    Level = UniformityLevel::BlockUniform;
 }
 
 //===----------------------------------------------------------------------===//
@@ -187,6 +202,14 @@ struct FunctionSkeleton {
   /// with none known (empty, synthetic) have PruneAt unset.
   std::vector<llvm::SmallPtrSet<const Stmt *, 8>> OpenScopes;
   llvm::BitVector PruneAt;
+  /// Loops of butterfly steps (Butterfly.h): on the edge that leaves the
+  /// loop (From, its condition, to To), which runs only after every
+  /// iteration, the lanes the steps exchanged agree on each variable.
+  struct ButterflyExit {
+    const CFGBlock *From = nullptr, *To = nullptr;
+    llvm::SmallVector<ButterflyLoop::Var, 2> Vars;
+  };
+  std::vector<ButterflyExit> Butterflies;
 
   static constexpr unsigned Unreachable = KernelCFG::Unreachable;
   bool reachable(const CFGBlock *B) const {
@@ -434,9 +457,9 @@ static const CFGBlock *reconvergenceInInfiniteLoop(const CFGBlock *B,
   return Best;
 }
 
-static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
-                                                       const KernelCFG &K,
-                                                       ASTContext &Ctx) {
+static std::unique_ptr<FunctionSkeleton>
+buildSkeleton(const FunctionDecl *F, const KernelCFG &K, ASTContext &Ctx,
+              unsigned WarpSize) {
   Stmt *Body = F->getBody();
   auto S = std::make_unique<FunctionSkeleton>();
   S->F = F;
@@ -637,6 +660,17 @@ static std::unique_ptr<FunctionSkeleton> buildSkeleton(const FunctionDecl *F,
       return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
     });
 
+    if (const auto *FS = dyn_cast<ForStmt>(BI.Construct);
+        FS && T == FS && B->succ_size() == 2)
+      if (auto BL = matchButterflyLoop(FS, Ctx, WarpSize)) {
+        FunctionSkeleton::ButterflyExit BE;
+        BE.From = B;
+        BE.To = (B->succ_begin() + 1)->getReachableBlock(); // The false edge.
+        BE.Vars = BL->Vars;
+        if (BE.To)
+          S->Butterflies.push_back(std::move(BE));
+      }
+
     S->BranchOfBlock[B->getBlockID()] = int(S->Branches.size());
     for (const CFGBlock *J : BI.Joins)
       S->JoinOf[J->getBlockID()].push_back(S->Branches.size());
@@ -669,17 +703,41 @@ private:
     bool Reached = false;
     llvm::DenseMap<const VarDecl *, UniformityValue> Vars;
     UniformityValue Ret;
+    /// Per local array: the element last stored at `a[i]` (i a local
+    /// variable) when neither a nor i changed since, and its value: a read of
+    /// `a[i]` then reads that, not the merge of the whole array
+    /// (`sum[j] = warp_reduce_sum(sum[j]); buf[warp] = sum[j];`).
+    llvm::DenseMap<const VarDecl *, std::pair<const VarDecl *, UniformityValue>>
+        Elements;
 
     bool sameAs(const State &O) const {
       if (Reached != O.Reached || Vars.size() != O.Vars.size() ||
-          !Ret.sameAs(O.Ret))
+          Elements.size() != O.Elements.size() || !Ret.sameAs(O.Ret))
         return false;
       for (const auto &KV : Vars) {
         auto It = O.Vars.find(KV.first);
         if (It == O.Vars.end() || !It->second.sameAs(KV.second))
           return false;
       }
+      for (const auto &KV : Elements) {
+        auto It = O.Elements.find(KV.first);
+        if (It == O.Elements.end() || It->second.first != KV.second.first ||
+            !It->second.second.sameAs(KV.second.second))
+          return false;
+      }
       return true;
+    }
+
+    /// \p V changed: what was known of elements of it or indexed by it is
+    /// not any more.
+    void forgetElements(const VarDecl *V) {
+      Elements.erase(V);
+      llvm::SmallVector<const VarDecl *, 2> Stale;
+      for (const auto &KV : Elements)
+        if (KV.second.first == V)
+          Stale.push_back(KV.first);
+      for (const VarDecl *A : Stale)
+        Elements.erase(A);
     }
 
     void joinWith(const State &O) {
@@ -695,6 +753,16 @@ private:
           It->second = UniformityValue::join(It->second, KV.second);
       }
       Ret = UniformityValue::join(Ret, O.Ret);
+      // An element is known after the join when both sides know it alike.
+      llvm::SmallVector<const VarDecl *, 2> Differ;
+      for (const auto &KV : Elements) {
+        auto It = O.Elements.find(KV.first);
+        if (It == O.Elements.end() || It->second.first != KV.second.first ||
+            !It->second.second.sameAs(KV.second.second))
+          Differ.push_back(KV.first);
+      }
+      for (const VarDecl *A : Differ)
+        Elements.erase(A);
     }
   };
 
@@ -706,6 +774,8 @@ private:
     /// For Local: the whole variable (a store replaces its value) rather than
     /// an element or field of it.
     bool Whole = false;
+    /// For an element `a[i]` of a local array: i, when a local variable.
+    const VarDecl *Index = nullptr;
     /// For Memory: the address; for part of a Local: the index.
     UniformityValue Address;
     /// For Memory: read-only for the whole launch (__constant__, const
@@ -768,11 +838,19 @@ private:
       V.Source = Src;
       return V;
     }
-    V.Level = UA.levelOf(L);
+    classify(V, L);
     if (V.Level != Level::GridUniform)
       V.Source = Src;
     V.PerThread = std::make_shared<const LaneValue>(std::move(L));
     return V;
+  }
+
+  /// The level and symmetries of a value known in every thread follow from
+  /// the values alone.
+  void classify(UniformityValue &V, const LaneValue &L) {
+    V.Level = UA.levelOf(L);
+    V.LaneXor = 1;
+    V.WarpInvariant = V.Level > Level::BlockUniform && UA.warpInvariant(L);
   }
 
   std::optional<int64_t> constantInt(const Expr *E) {
@@ -837,7 +915,7 @@ private:
       V.PerThread = nullptr;
       return V;
     }
-    V.Level = UA.levelOf(*V.PerThread);
+    classify(V, *V.PerThread);
     if (V.Level == Level::GridUniform)
       V.Source = VarianceSource();
     return V;
@@ -850,7 +928,7 @@ private:
       V.PerThread = nullptr;
       return V;
     }
-    V.Level = UA.levelOf(L);
+    classify(V, L);
     if (V.Level == Level::GridUniform)
       V.Source = VarianceSource();
     V.PerThread = std::make_shared<const LaneValue>(std::move(L));
@@ -930,6 +1008,12 @@ private:
       UniformityValue Addr = UniformityValue::join(P, I);
       Addr.PointsToLocal = Local;
       Location L = deref(Addr);
+      if (const auto *IR = dyn_cast<DeclRefExpr>(ASE->getIdx()->IgnoreParenImpCasts());
+          IR && L.K == Location::Local &&
+          ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        if (const auto *IV = dyn_cast<VarDecl>(IR->getDecl());
+            IV && isTrackedLocal(IV, F) && !IV->getType()->isReferenceType())
+          L.Index = IV;
       // An element of a __constant__ or const global array.
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts()))
@@ -990,6 +1074,9 @@ private:
       UniformityValue V = stateValue(L.Var);
       if (L.Whole)
         return V;
+      if (auto It = Cur.Elements.find(L.Var);
+          L.Index && It != Cur.Elements.end() && It->second.first == L.Index)
+        return It->second.second;
       V = UniformityValue::join(V, L.Address);
       V.PerThread = nullptr;
       V.PointsToLocal = nullptr;
@@ -1008,6 +1095,10 @@ private:
     if (L.Address.Level > V.Level) {
       V.Level = L.Address.Level;
       V.Source = {VarianceSource::ThreadDependentLoad, LV, nullptr};
+      // Threads that load one word load one value (see Uniformity.h), so
+      // the lanes that agree on the address agree on the value.
+      V.LaneXor = L.Address.laneXor();
+      V.WarpInvariant = L.Address.warpInvariant();
     }
     return V;
   }
@@ -1018,6 +1109,9 @@ private:
     case Location::Captured:
       return;
     case Location::Local:
+      Cur.forgetElements(L.Var);
+      if (L.Index)
+        Cur.Elements[L.Var] = {L.Index, V};
       if (L.Whole) {
         Cur.Vars[L.Var] = std::move(V);
       } else {
@@ -1382,11 +1476,14 @@ private:
                 convert(get(RHS), CAO->getComputationLHSType()),
                 CAO->getComputationLHSType(), CAO->getComputationResultType());
       V = convert(V, LHS->getType());
+      butterfly(BO, V);
       if (Effects)
         write(location(LHS), V);
       return V;
     }
-    return arith(K, get(LHS), get(RHS), LHS->getType(), BO->getType());
+    UniformityValue V = arith(K, get(LHS), get(RHS), LHS->getType(), BO->getType());
+    butterfly(BO, V);
+    return V;
   }
 
   //===--------------------------------------------------------------------===//
@@ -1452,7 +1549,6 @@ private:
     if (Rec != "thread_block_tile")
       return std::nullopt;
     unsigned Size = tileSizeOf(RD);
-    unsigned Warp = G ? G->warpSize() : 32;
     if (M == "thread_rank") {
       if (G && Size)
         return exact(LaneValue::apply(LaneValue::Op::Rem, G->linearId(),
@@ -1474,27 +1570,107 @@ private:
     auto ArgValue = [&](unsigned I) {
       return I < Call->getNumArgs() ? get(Call->getArg(I)) : uniform();
     };
-    if (M == "any" || M == "all" || M == "ballot" || M == "match_all") {
-      // Uniform over the tile; the lattice has no level between a lane and
-      // a warp, so tiles smaller than a warp count as varying.
-      if (Size >= Warp)
-        return UniformityValue::varying(Level::WarpUniform,
-                                        VarianceSource::WarpCollective, Call);
-      return UniformityValue::varying(Level::Varying,
-                                      VarianceSource::WarpCollective, Call);
-    }
+    if (M == "any" || M == "all" || M == "ballot" || M == "match_all")
+      return groupCollective(Size, ArgValue(0), Call);
     if (M == "shfl" || M == "shfl_down" || M == "shfl_up" || M == "shfl_xor") {
       UniformityValue V = ArgValue(0);
       V.PerThread = nullptr;
       if (V.Level <= Level::WarpUniform)
         return V;
-      if (M == "shfl" && Size >= Warp && ArgValue(1).Level <= Level::WarpUniform)
-        return UniformityValue::varying(Level::WarpUniform,
-                                        VarianceSource::LaneExchange, Call);
-      return UniformityValue::varying(Level::Varying,
-                                      VarianceSource::LaneExchange, Call);
+      return laneExchange(M == "shfl"       ? Exchange::Index
+                          : M == "shfl_xor" ? Exchange::Xor
+                                            : Exchange::Shift,
+                          V, ArgValue(1), Size, Call);
     }
     return std::nullopt;
+  }
+
+  /// `cg::reduce(tile, v, op)`: one result per tile.
+  std::optional<UniformityValue> groupReduce(const CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || isa<CXXMethodDecl>(FD) || calleeName(Call) != "reduce" ||
+        Call->getNumArgs() != 3)
+      return std::nullopt;
+    bool InGroups = false;
+    for (const DeclContext *DC = FD->getDeclContext(); DC && !InGroups;
+         DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        InGroups = NS->getDeclName().isIdentifier() &&
+                   NS->getName() == "cooperative_groups";
+    if (!InGroups)
+      return std::nullopt;
+    const CXXRecordDecl *RD =
+        Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    unsigned Size = RD && RD->getDeclName().isIdentifier() &&
+                            RD->getName() == "thread_block_tile"
+                        ? tileSizeOf(RD)
+                        : 0;
+    return groupCollective(Size, get(Call->getArg(1)), Call);
+  }
+
+  /// A collective over groups of \p Size consecutive lanes (a warp, a tile;
+  /// 0: not known) in which every lane takes part: one result per group,
+  /// and the same result in every group when \p Operand is warp-invariant,
+  /// since each group then combines the same values.
+  UniformityValue groupCollective(unsigned Size, const UniformityValue &Operand,
+                                  const CallExpr *Call) {
+    unsigned Warp = G ? G->warpSize() : 32;
+    UniformityValue V = UniformityValue::varying(
+        Size >= Warp ? Level::WarpUniform : Level::Varying,
+        VarianceSource::WarpCollective, Call);
+    if (Size > 1 && Size < Warp && Size < 32 && llvm::isPowerOf2_32(Size))
+      V.LaneXor = (uint32_t(1) << Size) - 1; // Lanes l and l ^ d, d < Size.
+    bool Tiles = Size && G &&
+                 (Size <= Warp ? Warp % Size == 0
+                               : Size % Warp == 0 && G->threads() % Size == 0);
+    V.WarpInvariant = Tiles && UA.completeWarps() && Operand.warpInvariant();
+    V.normalize();
+    return V;
+  }
+
+  enum class Exchange { Index, Shift, Xor };
+
+  /// Lane l gets \p Var from the lane \p Lane selects, among groups of
+  /// \p Width lanes that all take part (0: some may not). Lanes that agree
+  /// on the selector agree on the result (an index; for xor, those that
+  /// also agree on the value); in whole warps, a warp-invariant value and
+  /// selector give a warp-invariant result.
+  UniformityValue laneExchange(Exchange X, const UniformityValue &Var,
+                               const UniformityValue &Lane, int64_t Width,
+                               const CallExpr *Call) {
+    UniformityValue V = UniformityValue::varying(
+        Level::Varying, VarianceSource::LaneExchange, Call);
+    if (Width <= 0 || !llvm::isPowerOf2_64(uint64_t(Width)))
+      return V;
+    // Lanes l and l ^ d are in one group when d < Width.
+    uint32_t InGroup = Width >= 32 ? ~0u : (uint32_t(1) << Width) - 1;
+    if (X == Exchange::Index)
+      V.LaneXor = Lane.laneXor() & InGroup;
+    else if (X == Exchange::Xor)
+      V.LaneXor = Var.laneXor() & Lane.laneXor();
+    V.WarpInvariant = UA.completeWarps() && Var.warpInvariant() &&
+                      Lane.warpInvariant();
+    V.normalize();
+    return V;
+  }
+
+  /// A butterfly step (Butterfly.h) with a constant offset: lanes l and
+  /// l ^ offset now agree too.
+  void butterfly(const Expr *E, UniformityValue &V) {
+    // LaneXor holds the offsets of a warp of 32.
+    if (V.Level <= Level::WarpUniform || (G && G->warpSize() != 32))
+      return;
+    auto S = matchButterflyStep(E, Ctx, G ? G->warpSize() : 32);
+    if (!S)
+      return;
+    auto O = constantInt(S->Offset);
+    if (!O || *O <= 0 || *O >= S->Width || *O >= 32)
+      return;
+    V.LaneXor = closeLaneXor(V.laneXor(), unsigned(*O));
+    Level Before = V.Level;
+    V.normalize();
+    if (V.Level < Before)
+      V.Source = {VarianceSource::WarpCollective, E, nullptr};
   }
 
   /// CUDA's builtins and intrinsics, by name.
@@ -1545,13 +1721,15 @@ private:
                                       VarianceSource::BlockCollective, Call);
     std::optional<cuda::Collective> Coll = cuda::collectiveOf(Name);
     // Warp votes: one result per warp when every lane takes part.
-    if (Coll && Coll->sameInEveryLane() && Coll->Sync) {
-      Level L = fullMask(Arg(0)) ? Level::WarpUniform : Level::Varying;
-      return UniformityValue::varying(L, VarianceSource::WarpCollective, Call);
-    }
-    if (Coll && Coll->sameInEveryLane())
-      return UniformityValue::varying(Level::WarpUniform,
+    if (Coll && Coll->sameInEveryLane()) {
+      // The legacy forms act on the lanes that happen to be active.
+      if (!Coll->Sync)
+        return groupCollective(G ? G->warpSize() : 32, get(Arg(0)), Call);
+      if (fullMask(Arg(0)))
+        return groupCollective(G ? G->warpSize() : 32, get(Arg(1)), Call);
+      return UniformityValue::varying(Level::Varying,
                                       VarianceSource::WarpCollective, Call);
+    }
     if (cuda::isLaneMaskQuery(Name) ||
         (Coll && Coll->Op == cuda::CollectiveOp::MatchAny))
       return UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
@@ -1567,16 +1745,17 @@ private:
         return V;
       bool Full = !Sync || fullMask(Arg(0));
       const Expr *Width = Arg(First + 2);
-      bool WholeWarp = !Width || isa<CXXDefaultArgExpr>(Width);
-      if (!WholeWarp)
-        if (auto W = constantInt(Width->IgnoreParenImpCasts()))
-          WholeWarp = *W >= (G ? G->warpSize() : 32);
-      if (Coll->Op == cuda::CollectiveOp::Shuffle && Full && WholeWarp &&
-          get(Arg(First + 1)).Level <= Level::WarpUniform)
-        return UniformityValue::varying(Level::WarpUniform,
-                                        VarianceSource::LaneExchange, Call);
-      return UniformityValue::varying(Level::Varying,
-                                      VarianceSource::LaneExchange, Call);
+      int64_t Lanes = G ? G->warpSize() : 32;
+      if (Width && !isa<CXXDefaultArgExpr>(Width)) {
+        auto W = constantInt(Width->IgnoreParenImpCasts());
+        Lanes = W ? *W : 0;
+      }
+      return laneExchange(Coll->Op == cuda::CollectiveOp::Shuffle
+                              ? Exchange::Index
+                          : Coll->Op == cuda::CollectiveOp::ShuffleXor
+                              ? Exchange::Xor
+                              : Exchange::Shift,
+                          V, get(Arg(First + 1)), Full ? Lanes : 0, Call);
     }
     if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
         Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
@@ -1619,9 +1798,13 @@ private:
   UniformityValue call(const CallExpr *Call, bool Effects) {
     std::string NameStr = calleeName(Call);
     StringRef Name = NameStr;
-    if (auto V = builtinCall(Call, Name))
+    if (auto V = builtinCall(Call, Name)) {
+      butterfly(Call, *V);
       return *V;
+    }
     if (auto V = cooperativeGroups(Call))
+      return *V;
+    if (auto V = groupReduce(Call))
       return *V;
     if (cuda::isBarrierName(Name))
       return uniform();
@@ -1665,6 +1848,7 @@ private:
       V = UniformityValue::join(
           V, UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
                                       Call));
+    butterfly(Call, V); // fmaxf(m, __shfl_xor_sync(~0u, m, 16))
     return V;
   }
 
@@ -1779,6 +1963,7 @@ private:
   void declare(const VarDecl *V) {
     if (!isTrackedLocal(V, F))
       return;
+    Cur.forgetElements(V);
     const Expr *Init = V->getInit();
     if (V->getType()->isReferenceType()) {
       if (!Init)
@@ -1845,8 +2030,10 @@ private:
       if (It != Sk.ScopeOf.end() && !Open.count(It->second))
         Dead.push_back(KV.first);
     }
-    for (const VarDecl *V : Dead)
+    for (const VarDecl *V : Dead) {
       In.Vars.erase(V);
+      In.forgetElements(V);
+    }
   }
 
   State joinedEntryState(const CFGBlock *B) {
@@ -1863,8 +2050,33 @@ private:
       return In;
     }
     for (const CFGBlock::AdjacentBlock &P : B->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
-        In.joinWith(Out[PB->getBlockID()]);
+      if (const CFGBlock *PB = P.getReachableBlock()) {
+        const FunctionSkeleton::ButterflyExit *BE = nullptr;
+        for (const auto &X : Sk.Butterflies)
+          if (X.From == PB && X.To == B)
+            BE = &X;
+        if (!BE || (G && G->warpSize() != 32)) {
+          In.joinWith(Out[PB->getBlockID()]);
+          continue;
+        }
+        State Done = Out[PB->getBlockID()];
+        for (const ButterflyLoop::Var &BV : BE->Vars) {
+          auto It = Done.Vars.find(BV.V);
+          if (It == Done.Vars.end())
+            continue;
+          UniformityValue &V = It->second;
+          uint32_t M = V.laneXor();
+          for (unsigned D = 1; D < 32; ++D)
+            if ((BV.LaneXor >> D) & 1)
+              M = closeLaneXor(M, D);
+          Level Before = V.Level;
+          V.LaneXor = M;
+          V.normalize();
+          if (V.Level < Before)
+            V.Source = {VarianceSource::WarpCollective, BV.Step, nullptr};
+        }
+        In.joinWith(Done);
+      }
     if (!In.Reached)
       return In;
     for (unsigned BI : Sk.JoinOf[B->getBlockID()]) {
@@ -1874,7 +2086,13 @@ private:
         continue;
       bool Exit = Br.LeavesLoop && Br.Loop;
       for (const VarDecl *V : Br.Defs) {
+        In.forgetElements(V);
         UniformityValue Taint = uniform(C.Level);
+        // Threads that agree on the condition take the same path: lanes of
+        // every warp under a warp-invariant one, lanes l and l ^ d under one
+        // symmetric in d.
+        Taint.WarpInvariant = C.warpInvariant();
+        Taint.LaneXor = C.laneXor();
         Taint.Source = {Exit ? VarianceSource::DivergentLoopExit
                              : VarianceSource::DivergentAssignment,
                         Exit && Br.Loop ? Br.Loop : Br.Construct, V};
@@ -1884,6 +2102,8 @@ private:
       }
       if (Br.ReturnsInRegion) {
         UniformityValue Taint = uniform(C.Level);
+        Taint.WarpInvariant = C.warpInvariant();
+        Taint.LaneXor = C.laneXor();
         Taint.Source = {VarianceSource::DivergentAssignment, Br.Construct,
                         nullptr};
         In.Ret = UniformityValue::join(In.Ret, Taint);
@@ -2027,6 +2247,20 @@ UniformityLevel FunctionUniformity::level(const Expr *E) const {
   return V ? V->Level : UniformityLevel::Varying;
 }
 
+UniformityLevel FunctionUniformity::addressLevel(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return std::max(level(ASE->getBase()), level(ASE->getIdx()));
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? level(ME->getBase()) : addressLevel(ME->getBase());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return level(UO->getSubExpr());
+  if (isa<DeclRefExpr>(E))
+    return UniformityLevel::GridUniform; // The variable itself.
+  return UniformityLevel::Varying;
+}
+
 llvm::ArrayRef<BranchInfo> FunctionUniformity::branches() const {
   if (!Skeleton)
     return {};
@@ -2100,11 +2334,30 @@ UniformityLevel UniformityAnalysis::levelOf(const LaneValue &V) const {
   return UniformityLevel::WarpUniform;
 }
 
+bool UniformityAnalysis::warpInvariant(const LaneValue &V) const {
+  if (!V.isConcrete() || !Geometry || V.size() != Geometry->threads())
+    return false;
+  unsigned WS = Geometry->warpSize();
+  std::vector<int64_t> First(WS);
+  return V.constants().forEachWhile([&](unsigned T, int64_t X) {
+    if (T < WS) {
+      First[T] = X;
+      return true;
+    }
+    return X == First[T % WS];
+  });
+}
+
+bool UniformityAnalysis::completeWarps() const {
+  return Geometry && Geometry->threads() % Geometry->warpSize() == 0;
+}
+
 const FunctionSkeleton *UniformityAnalysis::skeleton(const FunctionDecl *F) {
   auto [It, New] = Skeletons.try_emplace(F);
   if (New)
     if (const KernelCFG *K = Graphs.get(F))
-      It->second = buildSkeleton(F, *K, Ctx);
+      It->second = buildSkeleton(F, *K, Ctx,
+                                 Geometry ? Geometry->warpSize() : 32);
   return It->second.get();
 }
 

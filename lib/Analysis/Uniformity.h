@@ -14,6 +14,19 @@
 //                 thread_rank(), atomics, loads from thread-dependent
 //                 addresses, and everything computed from these.
 //
+// Beside the level, a value that varies between lanes may be known to be
+// *warp-invariant*: it depends on the lane only, lane l holds the same value
+// in every warp (`threadIdx.x % 32`, `threadIdx.x & 31` when blockDim.x is a
+// multiple of 32, a load at such an index). Warp-invariant and warp-uniform
+// together are block-uniform, which is what makes a full-warp reduction of a
+// warp-invariant value block-uniform: every warp reduces the same 32 values
+// (ggml's flash_attn_mask_to_KV_max reduces `buf[tid % 32]` after a barrier
+// and breaks out of a loop with barriers on the result). It also knows
+// which lanes of a warp agree: after `v += __shfl_xor_sync(~0u, v, 16)`
+// lanes l and l ^ 16 hold the same sum, and after a butterfly over offsets
+// 16, 8, 4, 2, 1 (straight-line or a loop with constant bounds) every lane
+// does, so the result is warp-uniform whatever v was.
+//
 // The analysis is a forward dataflow to a fixpoint, in the style of clang's
 // UninitializedValues: a small lattice per local variable, blocks visited in
 // reverse post-order from a worklist, states merged with max at joins, back
@@ -35,8 +48,13 @@
 // the race check can ask the same questions.
 //
 // Memory is not tracked: a load is as uniform as its address (at best
-// block-uniform), volatile loads and atomics vary. Local variables, their
-// elements and fields, references to them and `&x` passed to callees are.
+// block-uniform; warp-invariant at a warp-invariant address), volatile loads
+// and atomics vary. That takes the kernel to be free of races: threads that
+// read one word in one barrier interval read one value unless some thread
+// writes it in that interval, which shmem-race reports. Local variables, their
+// elements and fields, references to them and `&x` passed to callees are
+// (an array as one value, merged over its elements, except that the element
+// last stored at `a[i]` reads back as stored until a or i changes).
 //
 // With a block shape, values that are functions of thread indices and
 // constants only are also kept exactly, one value per thread (LaneValue), so
@@ -129,6 +147,13 @@ struct UniformityValue {
   /// read and update that variable.
   const clang::VarDecl *PointsToLocal = nullptr;
   VarianceSource Source;
+  /// For values that vary between lanes (see laneXor()): bit d set when
+  /// lanes l and l ^ d of every warp hold the same value. Bit 0 always.
+  /// Butterflies set it in warps of 32 lanes only.
+  uint32_t LaneXor = 1;
+  /// For values that vary between warps (see warpInvariant()): lane l holds
+  /// the same value in every warp.
+  bool WarpInvariant = false;
 
   static UniformityValue uniform(UniformityLevel L = UniformityLevel::GridUniform) {
     UniformityValue V;
@@ -152,7 +177,20 @@ struct UniformityValue {
   bool sameAs(const UniformityValue &O) const;
 
   bool isBlockUniform() const { return Level <= UniformityLevel::BlockUniform; }
+  /// The lane offsets under which the value is the same (all for a
+  /// warp-uniform value).
+  uint32_t laneXor() const {
+    return Level <= UniformityLevel::WarpUniform ? ~0u : LaneXor;
+  }
+  /// Depends on the lane only: the same in lane l of every warp.
+  bool warpInvariant() const {
+    return Level <= UniformityLevel::BlockUniform || WarpInvariant;
+  }
+  /// The level the symmetries imply: the same under every lane offset is
+  /// warp-uniform, and warp-uniform and warp-invariant is block-uniform.
+  void normalize();
 };
+
 
 /// A block of the CFG that chooses between successors on a condition, with
 /// the blocks whose execution depends on the choice.
@@ -207,6 +245,10 @@ public:
   const UniformityValue *value(const clang::Expr *E) const;
   /// The level of \p E; Varying for expressions never reached.
   UniformityLevel level(const clang::Expr *E) const;
+  /// The level of the address the lvalue \p E designates (`s[i]`: that of
+  /// s and i; `*p`: that of p): threads that agree on it access one
+  /// element. Varying when not known.
+  UniformityLevel addressLevel(const clang::Expr *E) const;
   /// Block-uniform (or grid-uniform).
   bool isUniform(const clang::Expr *E) const {
     return level(E) <= UniformityLevel::BlockUniform;
@@ -301,6 +343,11 @@ public:
 
   /// The level a per-thread value has over the block's warps.
   UniformityLevel levelOf(const LaneValue &V) const;
+  /// Whether a per-thread value is the same in lane l of every warp.
+  bool warpInvariant(const LaneValue &V) const;
+  /// The block shape is known and its threads fill whole warps: a full-warp
+  /// collective then combines the same lanes in every warp.
+  bool completeWarps() const;
 
 private:
   friend class FunctionAnalyzer;

@@ -139,8 +139,31 @@ private:
     return " in another iteration of " + Loop;
   }
 
+  /// "thread 1 writes the element of s that thread 0 writes (line 9): its
+  /// index depends on data (...) but is the same in every lane of a warp".
+  std::string uniformIndexMessage(const RaceReport &R,
+                                  const SharedAccess &L) const {
+    std::ostringstream OS;
+    if (R.K == RaceReport::Benign)
+      OS << "benign race: ";
+    OS << thread(R.Later.Thread) << " writes the element of " << baseName(L)
+       << " that " << thread(R.Earlier.Thread) << " writes (line "
+       << line(L.Loc) << "): its index depends on data (" << R.Reason
+       << ") but is the same in every "
+       << (R.IndexPerWarp ? "lane of a warp" : "thread of the block")
+       << "; no barrier between them; ";
+    if (R.K == RaceReport::Benign)
+      OS << "every thread stores the same value";
+    else
+      OS << "the threads store different values: not a reduction; use an "
+            "atomic or a single writer";
+    return OS.str();
+  }
+
   std::string raceMessage(const RaceReport &R, const SharedAccess &L,
                           const SharedAccess &E) const {
+    if (R.UniformIndex)
+      return uniformIndexMessage(R, L);
     std::ostringstream OS;
     OS << side(R.Later, L) << carried(R) << " while " << side(R.Earlier, E)
        << "; no barrier between them";
@@ -174,10 +197,17 @@ private:
 
   std::string benignMessage(const RaceReport &R, const SharedAccess &L,
                             const SharedAccess &E) const {
+    if (R.UniformIndex)
+      return uniformIndexMessage(R, L);
     std::ostringstream OS;
     OS << "benign race: " << side(R.Later, L) << " while "
-       << side(R.Earlier, E)
-       << " with no barrier between them; every thread stores the same value";
+       << side(R.Earlier, E) << " with no barrier between them; ";
+    const char *Who = R.CrossWarp ? "every thread" : "every lane of the warp";
+    if (L.Kind == AccessKind::Load || E.Kind == AccessKind::Load)
+      OS << "the reader stored the value it reads back, and " << Who
+         << " stores the same value";
+    else
+      OS << Who << " stores the same value";
     return OS.str();
   }
 

@@ -12,8 +12,8 @@
 // plugin name at the first '-', so the plugin is registered as shmem_lint):
 //   checks=GLOB[,GLOB]   checks to run (default shmem-*)
 //   block=32x8           BlockDim option
-//   warp-size=32, min-degree=2, report-conditional=0|1, report-benign=0|1
-//   strict-exits=0|1
+//   warp-size=32, min-degree=2, report-conditional=0|1, report-benign=0|1,
+//   report-data-dependent=0|1, strict-exits=0|1
 //   pass=host|device|all
 //
 //===----------------------------------------------------------------------===//
@@ -126,6 +126,8 @@ protected:
         Opts.ReportBenign = Val != "0" && Val != "false";
       } else if (Key == "strict-exits") {
         Opts.StrictExits = Val != "0" && Val != "false";
+      } else if (Key == "report-data-dependent") {
+        Opts.ReportDataDependent = Val != "0" && Val != "false";
       } else if (Key == "pass") {
         if (Val == "host")
           P = Pass::Host;

@@ -66,6 +66,8 @@ CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
   --report-benign=0|1     report benign same-value races (0)
   --strict-exits=0|1      report barriers that threads miss only by
                           returning early, as the CUDA C++ guide reads (0)
+  --report-data-dependent=0|1  report possible races at data-dependent
+                          addresses without evidence (0)
   --config-file=FILE      read this .clang-tidy file instead of searching
   --no-config             read no .clang-tidy file
 
@@ -297,7 +299,7 @@ struct CommandLineSettings {
   std::optional<std::vector<std::string>> CheckGlobs;
   std::optional<Dim3> BlockDim;
   std::optional<unsigned> WarpSize, MinDegree;
-  std::optional<bool> ReportConditional, ReportBenign;
+  std::optional<bool> ReportConditional, ReportBenign, ReportDataDependent;
   std::optional<bool> StrictExits;
 
   void applyTo(AnalysisOptions &O) const {
@@ -313,6 +315,8 @@ struct CommandLineSettings {
       O.ReportBenign = *ReportBenign;
     if (StrictExits)
       O.StrictExits = *StrictExits;
+    if (ReportDataDependent)
+      O.ReportDataDependent = *ReportDataDependent;
   }
 };
 } // namespace
@@ -463,6 +467,9 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     } else if ((R = Value("--strict-exits", V))) {
       if (R < 0 || !ParseBool(V, CL.StrictExits))
         return Fail("invalid --strict-exits '" + V + "'");
+    } else if ((R = Value("--report-data-dependent", V))) {
+      if (R < 0 || !ParseBool(V, CL.ReportDataDependent))
+        return Fail("invalid --report-data-dependent '" + V + "'");
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)
         return Fail("--cuda-path needs a value");

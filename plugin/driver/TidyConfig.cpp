@@ -332,6 +332,9 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
     } else if (Name == "StrictExits" && Kind == CheckKind::DivergentBarrier) {
       if (std::optional<bool> B = parseOptionBool(Value))
         O.StrictExits = *B;
+    } else if (Name == "ReportDataDependent" && Kind == CheckKind::Race) {
+      if (std::optional<bool> B = parseOptionBool(Value))
+        O.ReportDataDependent = *B;
       else
         Bad("true or false");
     } else {
@@ -379,6 +382,7 @@ std::vector<AnalysisOptions> planAnalysisRuns(const CheckSettings &S) {
       break;
     case CheckKind::Race:
       Run->ReportBenign = O.ReportBenign;
+      Run->ReportDataDependent = O.ReportDataDependent;
       break;
     case CheckKind::DivergentBarrier:
       Run->StrictExits = O.StrictExits;

@@ -31,6 +31,7 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
   Options_.ReportConditional = Options.get("ReportConditional", true);
   Options_.ReportBenign = Options.get("ReportBenign", false);
   Options_.StrictExits = Options.get("StrictExits", false);
+  Options_.ReportDataDependent = Options.get("ReportDataDependent", false);
   Options_.enable(Kind);
   // clang-tidy shows messages, notes and fix-its only.
   Options_.Pictures = false;
@@ -43,8 +44,10 @@ void ShmemCheckBase::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O) {
     Options.store(O, "MinDegree", Options_.MinDegree);
     Options.store(O, "ReportConditional", Options_.ReportConditional);
   }
-  if (Kind == CheckKind::Race)
+  if (Kind == CheckKind::Race) {
     Options.store(O, "ReportBenign", Options_.ReportBenign);
+    Options.store(O, "ReportDataDependent", Options_.ReportDataDependent);
+  }
   if (Kind == CheckKind::DivergentBarrier)
     Options.store(O, "StrictExits", Options_.StrictExits);
 }
@@ -89,8 +92,9 @@ bool sameAnalysis(const AnalysisOptions &A, const AnalysisOptions &B) {
   return A.WarpSize == B.WarpSize && A.BlockDim == B.BlockDim &&
          A.DefaultBlockDim == B.DefaultBlockDim && A.MinDegree == B.MinDegree &&
          A.ReportConditional == B.ReportConditional &&
-         A.ReportBenign == B.ReportBenign && A.InlineDepth == B.InlineDepth &&
-         A.StrictExits == B.StrictExits;
+         A.ReportBenign == B.ReportBenign &&
+         A.ReportDataDependent == B.ReportDataDependent &&
+         A.InlineDepth == B.InlineDepth && A.StrictExits == B.StrictExits;
 }
 class CollectSink : public FindingSink {
 public:

@@ -157,6 +157,7 @@ TEST(TidyConfigTest, CheckOptionsBecomeAnalysisOptions) {
                      {"shmem-bank-conflict.ReportConditional", "false"},
                      {"shmem-bank-conflict.BlockDim", "32x8"},
                      {"shmem-race.ReportBenign", "1"},
+                     {"shmem-race.ReportDataDependent", "true"},
                      {"shmem-race.WarpSize", "64"},
                      {"shmem-divergent-barrier.BlockDim", ""},
                      {"readability-foo.Bar", "x"}},
@@ -169,6 +170,8 @@ TEST(TidyConfigTest, CheckOptionsBecomeAnalysisOptions) {
   EXPECT_EQ(*Bank.BlockDim, (Dim3{32, 8, 1}));
   const AnalysisOptions &Race = Per[bit(CheckKind::Race)];
   EXPECT_TRUE(Race.ReportBenign);
+  EXPECT_TRUE(Race.ReportDataDependent);
+  EXPECT_FALSE(Bank.ReportDataDependent);
   EXPECT_EQ(Race.WarpSize, 64u);
   EXPECT_EQ(Race.MinDegree, 2u); // Not the bank check's.
   EXPECT_FALSE(Per[bit(CheckKind::DivergentBarrier)].BlockDim.has_value());
@@ -224,6 +227,7 @@ TEST(TidyConfigTest, OneRunPerWalkSetting) {
   S.Enabled.set(bit(CheckKind::Race));
   S.PerCheck[bit(CheckKind::BankConflict)].MinDegree = 8;
   S.PerCheck[bit(CheckKind::Race)].ReportBenign = true;
+  S.PerCheck[bit(CheckKind::Race)].ReportDataDependent = true;
   S.PerCheck[bit(CheckKind::Race)].MinDegree = 99; // Ignored: not its option.
 
   std::vector<AnalysisOptions> Runs = planAnalysisRuns(S);
@@ -234,6 +238,7 @@ TEST(TidyConfigTest, OneRunPerWalkSetting) {
   EXPECT_FALSE(Runs[0].enabled(CheckKind::LayoutMismatch));
   EXPECT_EQ(Runs[0].MinDegree, 8u);
   EXPECT_TRUE(Runs[0].ReportBenign);
+  EXPECT_TRUE(Runs[0].ReportDataDependent);
 
   // A check told another block shape gets a walk of its own.
   S.PerCheck[bit(CheckKind::Race)].BlockDim = Dim3{32, 8, 1};

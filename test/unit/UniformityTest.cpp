@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/Butterfly.h"
 #include "Analysis/Uniformity.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -208,8 +209,181 @@ TEST(Uniformity, CooperativeGroups) {
       probe(t.thread_rank());
       probe(t.meta_group_rank());
       probe(t.any(threadIdx.x & 1));
+      probe(t.any(threadIdx.x < 100));
     })cu"),
-            (std::vector<L>{Vary, Grid, Vary, Warp, Warp}));
+            // threadIdx.x & 1 is the same in lane l of every warp, so every
+            // warp's vote is the same.
+            (std::vector<L>{Vary, Grid, Vary, Warp, Block, Warp}));
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-invariant values and lane symmetries.
+//===----------------------------------------------------------------------===//
+
+TEST(UniformityValue, SymmetriesJoinAndImplyLevels) {
+  UniformityValue Lane = UniformityValue::varying(
+      Vary, VarianceSource::ThreadIndex, nullptr);
+  Lane.WarpInvariant = true;
+  UniformityValue Data = UniformityValue::varying(
+      Vary, VarianceSource::ThreadDependentLoad, nullptr);
+  EXPECT_TRUE(Lane.warpInvariant());
+  EXPECT_FALSE(UniformityValue::join(Lane, Data).warpInvariant());
+  EXPECT_TRUE(
+      UniformityValue::join(Lane, UniformityValue::uniform(Block)).warpInvariant());
+  EXPECT_FALSE(Lane.sameAs(Data));
+  // Every lane offset: warp-uniform; and warp-invariant: block-uniform.
+  Data.LaneXor = ~0u;
+  Data.normalize();
+  EXPECT_EQ(Data.Level, Warp);
+  Lane.LaneXor = ~0u;
+  Lane.normalize();
+  EXPECT_EQ(Lane.Level, Block);
+  EXPECT_EQ(closeLaneXor(1, 16), 0x00010001u);
+  EXPECT_EQ(closeLaneXor(closeLaneXor(1, 1), 2), 0xfu);
+}
+
+TEST(Uniformity, FullWarpReductionsOfWarpInvariantValues) {
+  const char *Code = R"cu(
+    __global__ void k(const int *in) {
+      __shared__ int s[256];
+      unsigned lane = threadIdx.x % 32;
+      int w = s[lane];
+      int v = in[threadIdx.x];
+      probe(w);
+      probe(__all_sync(0xffffffff, w));
+      probe(__all_sync(0xffffffff, v));
+      probe(__ballot_sync(0xffffffff, lane < 4));
+      probe(__reduce_add_sync(0xffffffff, w));
+      probe(__shfl_sync(0xffffffff, w, 0));
+      probe(__shfl_xor_sync(0xffffffff, w, 1));
+      probe(__any_sync(0xffffffff, __shfl_xor_sync(0xffffffff, w, 1)));
+      probe(__any_sync(0xffffffff, __shfl_down_sync(0xffffffff, w, 3)));
+      probe(__any_sync(0xffffffff, s[threadIdx.x / 8]));
+      probe(__any_sync(0x0000ffff, w));
+      probe(__any_sync(0xffffffff, in[lane] > 0));
+    })cu";
+  EXPECT_EQ(probe(Code), (std::vector<L>{Vary, Block, Warp, Block, Block,
+                                         Block, Vary, Block, Block, Warp,
+                                         Vary, Block}));
+  // In blocks of 48 the second warp holds 16 lanes and votes on fewer.
+  EXPECT_EQ(probe(Code, Dim3{48, 1, 1}),
+            (std::vector<L>{Vary, Warp, Warp, Warp, Warp, Warp, Vary, Warp,
+                            Warp, Warp, Vary, Warp}));
+  // Assigned under a warp-invariant branch: lane l of every warp takes the
+  // same side.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in) {
+      unsigned lane = threadIdx.x % 32;
+      int x = 1, y = 1;
+      if (lane < 16)
+        x = 2;
+      if (in[threadIdx.x] > 0)
+        y = 2;
+      probe(__all_sync(0xffffffff, x));
+      probe(__all_sync(0xffffffff, y));
+    })cu"),
+            (std::vector<L>{Block, Warp}));
+  // An element just stored reads back as stored, until the array or the
+  // index changes.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in) {
+      int sum[2], lane = threadIdx.x % 32;
+      for (int j = 0; j < 2; ++j) {
+        sum[j] = in[threadIdx.x + j];
+        sum[j] = __reduce_add_sync(0xffffffff, sum[j]);
+        probe(sum[j]);
+        probe(sum[lane]);
+      }
+      probe(sum[0]);
+      int k = 0;
+      sum[k] = 1;
+      k = lane;
+      probe(sum[k]);
+    })cu"),
+            (std::vector<L>{Warp, Vary, Vary, Vary}));
+  // threadIdx.x is the lane in blocks 32 wide.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in) {
+      probe(__any_sync(0xffffffff, in[threadIdx.x] > 0));
+    })cu",
+                  Dim3{32, 8, 1}),
+            (std::vector<L>{Block}));
+}
+
+TEST(Uniformity, Butterflies) {
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const float *in) {
+      float v = in[threadIdx.x];
+      float a = v;
+      a += __shfl_xor_sync(0xffffffff, a, 16);
+      probe(a);
+      a += __shfl_xor_sync(0xffffffff, a, 8);
+      a += __shfl_xor_sync(0xffffffff, a, 4);
+      a = a + __shfl_xor_sync(0xffffffff, a, 2);
+      a = __shfl_xor_sync(0xffffffff, a, 1) + a;
+      probe(a);
+      float b = v;
+      for (int o = 16; o > 0; o >>= 1)
+        b = fmaxf(b, __shfl_xor_sync(0xffffffff, b, o));
+      probe(b);
+      float c = v;
+      for (int o = 1; o < 32; o *= 2)
+        c += __shfl_xor_sync(0xffffffff, c, o);
+      probe(c);
+      float d = v;
+      for (int o = 16; o > 0; o >>= 1)
+        d += __shfl_down_sync(0xffffffff, d, o);
+      probe(d);
+      float e = v;
+      for (int o = 16; o > 0; o >>= 1) {
+        e += __shfl_xor_sync(0xffffffff, e, o);
+        e -= 1.0f;
+      }
+      probe(e);
+      float f = v;
+      for (int o = 8; o > 0; o >>= 1)
+        f += __shfl_xor_sync(0xffffffff, f, o, 16);
+      probe(f);
+      int g = v > 0.0f;
+      for (int o = 16; o > 0; o >>= 1)
+        g = g && __shfl_xor_sync(0xffffffff, g, o);
+      probe(g);
+      int h = v > 0.0f;
+      for (int o = 16; o > 0; o >>= 1)
+        h = __shfl_xor_sync(0xffffffff, h, o) && h;
+      probe(h);
+      float w = in[threadIdx.x % 32];
+      for (int o = 16; o > 0; o >>= 1)
+        w += __shfl_xor_sync(0xffffffff, w, o);
+      probe(w);
+      float x = v;
+      for (int o = 16; o > 0; o >>= 1)
+        x += __shfl_xor_sync(0x0000ffff, x, o);
+      probe(x);
+    })cu"),
+            (std::vector<L>{Vary, Warp, Warp, Warp, Vary, Vary, Vary, Vary,
+                            Warp, Block, Vary}));
+}
+
+TEST(Uniformity, GroupReductions) {
+  EXPECT_EQ(probe(R"cu(
+    #include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+    __global__ void k(const int *in) {
+      auto t = cg::tiled_partition<32>(cg::this_thread_block());
+      auto h = cg::tiled_partition<16>(cg::this_thread_block());
+      int v = in[threadIdx.x];
+      probe(cg::reduce(t, v, cg::plus<int>()));
+      probe(cg::reduce(t, in[t.thread_rank()], cg::plus<int>()));
+      probe(cg::reduce(h, v, cg::plus<int>()));
+      probe(__any_sync(0xffffffff, cg::reduce(h, in[threadIdx.x % 32],
+                                              cg::plus<int>())));
+      int m = v;
+      for (int o = 16; o > 0; o /= 2)
+        m = max(m, t.shfl_xor(m, o));
+      probe(m);
+    })cu"),
+            (std::vector<L>{Warp, Block, Vary, Block, Warp}));
 }
 
 //===----------------------------------------------------------------------===//

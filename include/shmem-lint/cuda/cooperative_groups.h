@@ -59,5 +59,18 @@ __device__ thread_group tiled_partition(const thread_group &parent,
 __device__ thread_group tiled_partition(const thread_block &parent,
                                         unsigned tilesz);
 template <class Group> __device__ void sync(const Group &g);
+/* What the toolkit's <cooperative_groups/reduce.h> adds: one result per
+ * group (the analysis knows reduce() by name). */
+template <class T> struct plus {
+  __device__ T operator()(T a, T b) const { return a + b; }
+};
+template <class T> struct less {
+  __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <class T> struct greater {
+  __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <class Group, class T, class Op>
+__device__ T reduce(const Group &g, T val, Op op);
 } // namespace cooperative_groups
 #endif

@@ -96,16 +96,6 @@ __global__ void histogramAtomic(const unsigned char *data, int n,
     atomicAdd(&global[threadIdx.x], hist[threadIdx.x]);
 }
 
-// Reading at a data-dependent index right after the tile is written.
-// shmem-lint: block=128
-__global__ void gather(const int *idx, float *out) {
-  __shared__ float s[128];
-  s[threadIdx.x] = out[threadIdx.x];
-  out[threadIdx.x] = s[idx[threadIdx.x] & 127];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: possible race: threads read an element of s (line 104) while other threads write it (line 103), and an address depends on data (value loaded from memory); no barrier between them [shmem-race]
-// CHECK-BENIGN: :[[@LINE-2]]:22: warning: possible race: threads read an element of s (line 104) while other threads write it (line 103), and an address depends on data (value loaded from memory); no barrier between them [shmem-race]
-}
-
 // Shared memory is per block: state written by one thread of each block,
 // indexed by blockIdx, then read after a barrier, is fine.
 // shmem-lint: block=128
