@@ -332,6 +332,8 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
     } else if (Name == "StrictExits" && Kind == CheckKind::DivergentBarrier) {
       if (std::optional<bool> B = parseOptionBool(Value))
         O.StrictExits = *B;
+      else
+        Bad("true or false");
     } else if (Name == "ReportDataDependent" && Kind == CheckKind::Race) {
       if (std::optional<bool> B = parseOptionBool(Value))
         O.ReportDataDependent = *B;

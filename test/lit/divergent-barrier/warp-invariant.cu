@@ -133,6 +133,9 @@ __global__ void partialButterfly(const int *in, int n) {
       break;
     // CHECK-MESSAGES: :[[@LINE-2]]:9: note: this condition depends on the value loaded by 'buf[threadIdx.x % WARP]' from a thread-dependent address; let every thread reach the barrier instead of jumping past it (guard the work instead)
     // CHECK-MESSAGES: :[[@LINE-2]]:7: note: the threads that do not reach the barrier break out of the loop here
+    // The lanes that broke out in an earlier iteration miss the shuffles of
+    // the next: the collective is divergent too.
+    // CHECK-MESSAGES: :[[@LINE-7]]:12: warning: __shfl_xor_sync(0xffffffff, x, offset) is reached only by the lanes for which 'x != 0' is false, but every lane of the warp must reach it, so the result is undefined [shmem-divergent-barrier]
   }
 }
 
@@ -144,6 +147,8 @@ __global__ void partialMask(const int *in, int n) {
     if (threadIdx.x < WARP)
       buf[threadIdx.x] = in[i * 32 + threadIdx.x];
     __syncthreads();
+    // Lanes 16-31 execute the vote without being in its mask.
+    // CHECK-MESSAGES: :[[@LINE+1]]:9: warning: __all_sync() is executed by lanes 16-31 of each warp, which its mask 0xffff does not name; that is undefined behaviour: every lane that executes it must be in its mask [shmem-divergent-barrier]
     if (__all_sync(0x0000ffff, buf[threadIdx.x % WARP]))
       __syncthreads();
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: __syncthreads() is reached only by the threads for which '__all_sync(0x0000ffff, buf[threadIdx.x % WARP])' is true; the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
