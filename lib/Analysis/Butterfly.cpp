@@ -7,6 +7,7 @@
 #include "Butterfly.h"
 
 #include "KernelTrace.h"
+#include "Program/CudaModel.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -77,14 +78,17 @@ std::optional<ButterflyStep> xorShuffle(const Expr *E, const ASTContext &Ctx,
     S.Width = tileSizeOf(RD);
     if (!S.Width)
       return std::nullopt;
-  } else if (Name == "__shfl_xor_sync") {
-    if (Call->getNumArgs() < 3)
-      return std::nullopt;
-    auto Mask = foldInt(Call->getArg(0), Ctx);
-    if (!Mask || uint32_t(*Mask) != 0xffffffffu)
-      return std::nullopt;
-    First = 1;
-  } else if (Name != "__shfl_xor") {
+  } else if (std::optional<cuda::Collective> C = cuda::collectiveOf(Name);
+             C && C->Op == cuda::CollectiveOp::ShuffleXor) {
+    if (C->Sync) {
+      if (Call->getNumArgs() < 3)
+        return std::nullopt;
+      auto Mask = foldInt(Call->getArg(0), Ctx);
+      if (!Mask || uint32_t(*Mask) != 0xffffffffu)
+        return std::nullopt;
+      First = 1;
+    }
+  } else {
     return std::nullopt;
   }
   if (Call->getNumArgs() < First + 2)

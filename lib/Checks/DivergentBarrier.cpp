@@ -27,6 +27,7 @@
 #include "Checks.h"
 #include "ExitedThreadData.h"
 
+#include "Analysis/Program/CallContexts.h"
 #include "Analysis/Program/CudaModel.h"
 #include "Analysis/Uniformity.h"
 
@@ -207,19 +208,11 @@ public:
     return Memo[F] = std::move(Found);
   }
 
+  /// What the walker follows for \p Call (CallContexts.h): a device-side
+  /// kernel launch starts another grid, whose barriers are its own.
   static const FunctionDecl *definition(const CallExpr *Call,
                                         const ASTContext &Ctx) {
-    // A device-side kernel launch starts another grid, whose barriers are
-    // its own.
-    const FunctionDecl *FD = Call->getDirectCallee();
-    const FunctionDecl *Def = nullptr;
-    if (!FD || isa<CUDAKernelCallExpr>(Call) || !FD->hasBody(Def) || !Def ||
-        Def->isImplicit())
-      return nullptr;
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
-      return nullptr;
-    return Def;
+    return followedCallee(Call, Ctx);
   }
 
 private:
