@@ -11,9 +11,11 @@
 //    exactly the threads that have not exited by that barrier (so the exit
 //    is what kept the others from it), would write them in a thread that
 //    has exited.
-// Loads whose address is not concrete are not judged, and a store whose
-// address is not concrete might write anything: its variable's reads are
-// not judged either.
+// Loads whose address is affine in the iterations of loops walked
+// symbolically with known trip counts are judged in each iteration (at most
+// MaxReadIterations); other loads whose address is not concrete are not
+// judged, and a store whose address is not concrete might write anything:
+// its variable's reads are not judged either.
 //
 // The exits of real code mostly depend on a kernel parameter (`if (i >= n)
 // return;`), so the trace cannot say who exits. The race check binds such
@@ -47,6 +49,8 @@ constexpr unsigned MaxPinnedWalks = 8;
 /// The value of the exit conditions' other parameters in a walk that pins
 /// one of them: large, so that they let every thread through (`i >= n`).
 constexpr int64_t LargeValue = int64_t(1) << 24;
+/// Iterations of the loops walked symbolically tried per read, at most.
+constexpr size_t MaxReadIterations = 1024;
 
 /// What the exit conditions read that a walk can pin: integer kernel
 /// parameters and blockIdx, directly or through the locals they initialise
@@ -296,35 +300,149 @@ private:
     std::set<const Expr *> Reported;
     for (const SharedAccess &L : T.Accesses) {
       if (L.Kind != AccessKind::Load || !L.Address.isShared() ||
-          L.ActiveApprox || !L.Address.Offset.isConcrete() ||
-          Reported.count(L.E))
+          L.ActiveApprox || !L.Address.Offset.isAffine() || Reported.count(L.E))
         continue;
       auto OI = Orphans.find(variableKey(L.Address));
       if (OI == Orphans.end())
         continue;
-      for (unsigned Th = 0; Th < N && Th < L.Active.size(); ++Th) {
-        if (!L.Active[Th])
-          continue;
-        int64_t Off = L.Address.Offset.evaluate(Th);
-        const Orphan *O = nullptr;
-        for (unsigned B = 0; B < L.Width && !O; ++B) {
-          auto It = OI->second.find(Off + B);
-          if (It != OI->second.end() && It->second.Before->Seq < L.Seq)
-            O = &It->second;
+      std::vector<Iteration> Iters = iterations(T, L.Address.Offset);
+      for (const Iteration &It : Iters) {
+        if (judgeLoad(W, L, It, OI->second, Out)) {
+          Reported.insert(L.E);
+          Any = true;
+          break;
         }
-        if (!O)
-          continue;
-        Out.push_back(finding(W, L, Th, Off, *O));
-        Reported.insert(L.E);
-        Any = true;
-        break;
       }
     }
     return Any;
   }
 
+  /// One binding of the loop-iteration unknowns of a read's address, and
+  /// how the message names it (", counter = 255").
+  struct Iteration {
+    SymbolBinding B;
+    std::string Text;
+  };
+
+  /// The bindings to try for an address: none needed when it is concrete;
+  /// when it is affine in the iterations of loops walked symbolically
+  /// whose trip counts the trace knows (`sharedPos[counter]` with `counter
+  /// < blockDim.x`, more trips than the walker unrolls), every combination
+  /// of their iterations, at most MaxReadIterations; otherwise none (the
+  /// read is not judged).
+  std::vector<Iteration> iterations(const KernelTrace &T,
+                                    const LaneValue &Off) const {
+    if (Off.isConcrete())
+      return {Iteration{}};
+    // The loops the unknowns count, with the known iteration count.
+    std::vector<std::pair<const Stmt *, size_t>> Loops;
+    std::vector<SymbolId> Syms = Off.symbols();
+    for (SymbolId S : Syms) {
+      const SymbolInfo &I = T.Symbols.info(S);
+      if (!I.Loop || !I.Values ||
+          (I.K != SymbolInfo::LoopIteration && I.K != SymbolInfo::Opaque))
+        return {};
+      auto LI = std::find_if(Loops.begin(), Loops.end(),
+                             [&](const auto &P) { return P.first == I.Loop; });
+      if (LI == Loops.end())
+        Loops.push_back({I.Loop, I.Values->size()});
+      else
+        LI->second = std::min(LI->second, I.Values->size());
+    }
+    size_t Total = 1;
+    for (const auto &P : Loops) {
+      Total *= P.second;
+      if (P.second == 0 || Total > MaxReadIterations)
+        return {};
+    }
+    std::vector<Iteration> Out;
+    std::vector<size_t> Ks(Loops.size(), 0);
+    for (size_t C = 0; C < Total; ++C) {
+      Iteration It;
+      for (size_t P = 0, Rem = C; P < Loops.size(); ++P) {
+        Ks[P] = Rem % Loops[P].second;
+        Rem /= Loops[P].second;
+        It.Text += iterationText(Loops[P].first, Ks[P]);
+      }
+      for (SymbolId S : Syms) {
+        const SymbolInfo &I = T.Symbols.info(S);
+        size_t P =
+            std::find_if(Loops.begin(), Loops.end(),
+                         [&](const auto &X) { return X.first == I.Loop; }) -
+            Loops.begin();
+        It.B[S] = I.K == SymbolInfo::LoopIteration ? int64_t(Ks[P])
+                                                   : (*I.Values)[Ks[P]];
+      }
+      Out.push_back(std::move(It));
+    }
+    return Out;
+  }
+
+  /// ", counter = 255" for iteration \p Index of a `for` loop that counts a
+  /// variable from a constant by a constant step; ", iteration 255 of the
+  /// loop at line 12" otherwise.
+  std::string iterationText(const Stmt *L, size_t Index) const {
+    std::string Fallback = ", iteration " + std::to_string(Index) +
+                           " of the loop at line " +
+                           std::to_string(line(L->getBeginLoc()));
+    const auto *F = dyn_cast<ForStmt>(L);
+    const auto *DS = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
+    const auto *V = DS && DS->isSingleDecl()
+                        ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                        : nullptr;
+    Expr::EvalResult Start;
+    if (!V || !V->getInit() || !V->getInit()->EvaluateAsInt(Start, K.Ctx))
+      return Fallback;
+    auto RefersToV = [&](const Expr *E) {
+      const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DR && DR->getDecl() == V;
+    };
+    const Expr *Inc =
+        F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+    int64_t Step = 0;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+      if (U->isIncrementDecrementOp() && RefersToV(U->getSubExpr()))
+        Step = U->isIncrementOp() ? 1 : -1;
+    } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+      Expr::EvalResult R;
+      if (RefersToV(CA->getLHS()) && CA->getRHS()->EvaluateAsInt(R, K.Ctx) &&
+          (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+        Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) *
+               R.Val.getInt().getExtValue();
+    }
+    if (Step == 0)
+      return Fallback;
+    return ", " + V->getNameAsString() + " = " +
+           std::to_string(Start.Val.getInt().getExtValue() +
+                          Step * int64_t(Index));
+  }
+
+  /// Reports \p L if, in iteration \p It, a surviving thread reads an
+  /// element of \p Orph written before the read.
+  bool judgeLoad(const PinnedWalk &W, const SharedAccess &L,
+                 const Iteration &It,
+                 const std::unordered_map<int64_t, Orphan> &Orph,
+                 std::vector<Finding> &Out) {
+    for (unsigned Th = 0; Th < N && Th < L.Active.size(); ++Th) {
+      if (!L.Active[Th])
+        continue;
+      int64_t Off = L.Address.Offset.evaluate(Th, It.B);
+      const Orphan *O = nullptr;
+      for (unsigned B = 0; B < L.Width && !O; ++B) {
+        auto OI = Orph.find(Off + B);
+        if (OI != Orph.end() && OI->second.Before->Seq < L.Seq)
+          O = &OI->second;
+      }
+      if (!O)
+        continue;
+      Out.push_back(finding(W, L, Th, Off, *O, It.Text));
+      return true;
+    }
+    return false;
+  }
+
   Finding finding(const PinnedWalk &W, const SharedAccess &L, unsigned Reader,
-                  int64_t Off, const Orphan &O) {
+                  int64_t Off, const Orphan &O, const std::string &Iter) {
     const KernelTrace &T = *W.T;
     const ThreadGeometry &G = T.Geometry;
     const SharedAccess &S = T.Accesses[O.Store];
@@ -336,9 +454,9 @@ private:
                std::to_string(line(Ret->getBeginLoc()));
     std::ostringstream Msg;
     Msg << R << " reads " << sharedElementName(K.Ctx, L, Off) << " (line "
-        << line(L.Loc) << unrolledIterationValues(T, L) << "), which only " << X
-        << " writes (line " << line(S.Loc) << "), but " << X
-        << " has returned at line " << Exits << W.When
+        << line(L.Loc) << unrolledIterationValues(T, L) << Iter
+        << "), which only " << X << " writes (line " << line(S.Loc) << "), but "
+        << X << " has returned at line " << Exits << W.When
         << "; threads that have exited do not wait at a barrier, so " << R
         << " reads a value that was never written";
     Finding F;

@@ -131,6 +131,49 @@ __global__ void exitOnData(const float *in, float *out) {
   out[threadIdx.x] = s[threadIdx.x ^ 1];
 }
 
+// The n-body tile loop after a bounds check: each survivor sums every slot
+// of the tile, with a counter that runs over more iterations than the walker
+// unrolls (256), so the read is judged in each iteration: with n = 128 the
+// threads from 128 up leave, and thread 0 reads sp[128] at counter = 128.
+// shmem-lint: block=256
+__global__ void tileSumAfterExit(const float *pos, float *out, int n,
+                                 int tiles) {
+  __shared__ float sp[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float acc = 0;
+  for (int tile = 0; tile < tiles; tile++) {
+    sp[threadIdx.x] = pos[tile * blockDim.x + threadIdx.x];
+    __syncthreads();
+    for (unsigned counter = 0; counter < blockDim.x; counter++)
+      acc += sp[counter];
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: thread 0 reads sp[128] (line 150, counter = 128), which only thread 128 writes (line 147), but thread 128 has returned at line 144 when n = 128 in block 0; threads that have exited do not wait at a barrier, so thread 0 reads a value that was never written [shmem-divergent-barrier]
+    // CHECK-MESSAGES: :[[@LINE-8]]:5: note: 128 of 256 threads, thread 128 among them, return here when n = 128 in block 0; keep them to the barrier and let them store a neutral value (guard the load, not the thread)
+    __syncthreads();
+  }
+  out[i] = acc;
+}
+
+// The same loop bounded by the number of survivors: with n pinned it runs
+// over the slots the survivors wrote only.
+// shmem-lint: block=256
+__global__ void tileSumSurvivors(const float *pos, float *out, int n,
+                                 int tiles) {
+  __shared__ float sp[256];
+  if (threadIdx.x >= n)
+    return;
+  float acc = 0;
+  for (int tile = 0; tile < tiles; tile++) {
+    sp[threadIdx.x] = pos[tile * blockDim.x + threadIdx.x];
+    __syncthreads();
+    for (int counter = 0; counter < n; counter++)
+      acc += sp[counter];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
 int main() {
   reduceAfterExit<<<4, 256>>>(nullptr, nullptr, 1000);
   reduceGuardedLoad<<<4, 256>>>(nullptr, nullptr, 1000);
@@ -139,4 +182,6 @@ int main() {
   filledBeforeExit<<<1, 256>>>(nullptr, nullptr);
   skipWithoutExit<<<1, 256>>>(nullptr, nullptr, 100);
   exitOnData<<<1, 256>>>(nullptr, nullptr);
+  tileSumAfterExit<<<4, 256>>>(nullptr, nullptr, 1000, 4);
+  tileSumSurvivors<<<1, 256>>>(nullptr, nullptr, 100, 4);
 }
