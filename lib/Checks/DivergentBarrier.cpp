@@ -566,7 +566,30 @@ private:
     const Stmt *Exit = nullptr;
     return Chain.empty() && reasonFor(Br, Site, FU, Exit) == Reason::Return &&
            llvm::all_of(Br.Exits,
-                        [](const Stmt *S) { return isa<ReturnStmt>(S); });
+                        [](const Stmt *S) { return isa<ReturnStmt>(S); }) &&
+           !inOneLoop(Br.Construct, Site.S, FU.parents());
+  }
+
+  /// Whether a loop holds both \p Branch and \p Barrier. A thread that
+  /// returns there has waited at the barrier in the iterations before, and
+  /// the survivors of `for (r ...) { if (tid == r) return; ... __syncthreads(); }`
+  /// hang on an H200 (bench/gpu/crosscheck, fourth run): that is not the
+  /// early exit that bar.sync tolerates, and it stays a divergent barrier.
+  static bool inOneLoop(const Stmt *Branch, const Stmt *Barrier,
+                        const ParentMap &PM) {
+    if (!Branch || !Barrier)
+      return false;
+    auto Holds = [&](const Stmt *Outer, const Stmt *S) {
+      for (; S; S = PM.getParent(S))
+        if (S == Outer)
+          return true;
+      return false;
+    };
+    for (const Stmt *P = PM.getParent(Branch); P; P = PM.getParent(P))
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P) &&
+          Holds(P, Barrier))
+        return true;
+    return false;
   }
 
   /// "'blockSum'", or for a lambda or function object "'reduce'" as the
