@@ -803,6 +803,15 @@ private:
       if (Common && Same)
         B.WarpMask = uint32_t(*Common);
     }
+    stamp(B);
+    B.Seq = Seq;
+    T.Collectives.push_back(std::move(B));
+  }
+
+  /// What every barrier and collective event records of the walk's
+  /// position: who is active (and who has exited), through which calls and
+  /// in which loop iterations.
+  void stamp(BarrierEvent &B) const {
     B.Active = Active;
     B.ActiveApprox = ActiveApprox;
     if (AnyExited)
@@ -810,8 +819,6 @@ private:
     B.CallStack = CallStack;
     B.Loops = Loops;
     B.LoopIterations = LoopIterations;
-    B.Seq = Seq;
-    T.Collectives.push_back(std::move(B));
   }
 
   void recordBarrier(const Expr *E, BarrierKind K,
@@ -824,13 +831,7 @@ private:
     B.Kind = K;
     B.WarpMask = Mask;
     B.TileSize = TileSize;
-    B.Active = Active;
-    B.ActiveApprox = ActiveApprox;
-    if (AnyExited)
-      B.Exited = Exited;
-    B.CallStack = CallStack;
-    B.Loops = Loops;
-    B.LoopIterations = LoopIterations;
+    stamp(B);
     B.Seq = Seq++;
     T.Barriers.push_back(std::move(B));
   }
