@@ -411,14 +411,6 @@ static const Expr *testedCondition(const CFGBlock *B) {
   return C;
 }
 
-static bool isDescendant(const Stmt *S, const Stmt *Ancestor,
-                         const ParentMap &PM) {
-  for (const Stmt *Cur = S; Cur; Cur = PM.getParent(Cur))
-    if (Cur == Ancestor)
-      return true;
-  return false;
-}
-
 /// In a loop with no exit, post-dominance says nothing useful (the tree
 /// hangs such blocks off virtual roots it picks). The paths from the
 /// branch's successors still meet again before the loop comes round: take
@@ -645,7 +637,7 @@ buildSkeleton(const FunctionDecl *F, const KernelCFG &K, ASTContext &Ctx,
       if (!BI.Region.test(X->getBlockID()))
         continue;
       auto Consider = [&](const Stmt *J) {
-        if (J && J != BI.Construct && isDescendant(J, BI.Construct, *S->Parents))
+        if (J && J != BI.Construct && isWithin(J, BI.Construct, *S->Parents))
           BI.Exits.push_back(J);
       };
       const Stmt *XT = X->getTerminatorStmt();

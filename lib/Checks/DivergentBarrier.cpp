@@ -579,15 +579,9 @@ private:
                         const ParentMap &PM) {
     if (!Branch || !Barrier)
       return false;
-    auto Holds = [&](const Stmt *Outer, const Stmt *S) {
-      for (; S; S = PM.getParent(S))
-        if (S == Outer)
-          return true;
-      return false;
-    };
     for (const Stmt *P = PM.getParent(Branch); P; P = PM.getParent(P))
       if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P) &&
-          Holds(P, Barrier))
+          isWithin(Barrier, P, PM))
         return true;
     return false;
   }
@@ -651,10 +645,8 @@ private:
     Exit = nullptr;
     if (Br.IsLoopCondition)
       return Reason::Loop;
-    const ParentMap &PM = FU.parents();
-    for (const Stmt *S = Site.S; S; S = PM.getParent(S))
-      if (S == Br.Construct)
-        return Reason::Inside;
+    if (isWithin(Site.S, Br.Construct, FU.parents()))
+      return Reason::Inside;
     if (Br.Exits.empty())
       return Reason::Inside;
     Exit = Br.Exits.front();

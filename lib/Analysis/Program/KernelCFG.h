@@ -104,6 +104,15 @@ private:
   mutable std::unique_ptr<clang::CFGPostDomTree> PDT;
 };
 
+/// Whether \p S is \p Outer or lies inside it, by \p PM's parents.
+inline bool isWithin(const clang::Stmt *S, const clang::Stmt *Outer,
+                     const clang::ParentMap &PM) {
+  for (; S; S = PM.getParent(S))
+    if (S == Outer)
+      return true;
+  return false;
+}
+
 /// The KernelCFG of every function of one translation unit, built on first
 /// use. Front ends make one per translation unit (runChecks does); an
 /// analysis handed none makes its own.
