@@ -339,12 +339,11 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       // An asm barrier is known by its location only.
       for (unsigned ID = 0; ID < FC.numBlocks(); ++ID)
         if (const CFGBlock *Blk = FC.block(ID))
-          for (unsigned I = 0; I < Blk->size(); ++I)
-            if (auto CS = (*Blk)[I].getAs<CFGStmt>())
-              if (const auto *Asm = dyn_cast<AsmStmt>(CS->getStmt()))
-                if (Asm->getAsmLoc() == B.Loc && FC.element(Asm) ==
-                                                     std::make_pair(ID, I))
-                  At = std::make_pair(ID, I);
+          for (const CFGElement &El : *Blk)
+            if (auto CS = El.getAs<CFGStmt>())
+              if (const auto *Asm = dyn_cast<AsmStmt>(CS->getStmt());
+                  Asm && Asm->getAsmLoc() == B.Loc)
+                At = FC.element(Asm);
     }
     if (!At) {
       Valid = false;

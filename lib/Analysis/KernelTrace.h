@@ -291,16 +291,18 @@ struct KernelTrace {
   /// The facts above for \p S in call context \p C, if walked there.
   const BranchOutcomes *branchOutcomes(const clang::Stmt *S,
                                        const CallContext &C) const {
-    auto It = Branches.find(S);
-    if (It == Branches.end())
-      return nullptr;
-    auto CIt = It->second.find(C);
-    return CIt == It->second.end() ? nullptr : &CIt->second;
+    return factsAt(Branches, S, C);
   }
   const LoopOutcomes *loopOutcomes(const clang::Stmt *L,
                                    const CallContext &C) const {
-    auto It = LoopFacts.find(L);
-    if (It == LoopFacts.end())
+    return factsAt(LoopFacts, L, C);
+  }
+  template <typename Facts>
+  static const Facts *
+  factsAt(const std::map<const clang::Stmt *, std::map<CallContext, Facts>> &M,
+          const clang::Stmt *S, const CallContext &C) {
+    auto It = M.find(S);
+    if (It == M.end())
       return nullptr;
     auto CIt = It->second.find(C);
     return CIt == It->second.end() ? nullptr : &CIt->second;

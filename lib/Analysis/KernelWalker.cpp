@@ -2943,13 +2943,7 @@ private:
           BarrierEvent B;
           B.Loc = A->getAsmLoc();
           B.Kind = BarrierKind::Block;
-          B.Active = Active;
-          B.ActiveApprox = ActiveApprox;
-          if (AnyExited)
-            B.Exited = Exited;
-          B.CallStack = CallStack;
-          B.Loops = Loops;
-          B.LoopIterations = LoopIterations;
+          stamp(B);
           B.Seq = Seq++;
           T.Barriers.push_back(std::move(B));
         }
