@@ -199,35 +199,22 @@ private:
   }
 
   std::vector<ExitPoint> exitPoints(const KernelTrace &T) const {
-    // A call's barriers may have guards of their own: the threads that
-    // reach none of them, in one walk of the call, are the exited ones.
-    std::map<std::pair<const ExitedBarrier *, const CallExpr *>,
-             std::vector<char>>
-        Reached;
-    for (const BarrierEvent &Ev : T.Barriers)
-      if (const ExitedBarrier *B = barrierOf(Ev); B && B->Call) {
-        auto &R = Reached[{B, Ev.CallStack.front()}];
-        R.resize(N);
-        for (unsigned Th = 0; Th < N && Th < Ev.Active.size(); ++Th)
-          R[Th] |= Ev.Active[Th];
-      }
+    // The walker records on each barrier event the threads that have
+    // returned from the kernel by then (BarrierEvent::Exited).
     std::vector<ExitPoint> Pts;
     for (const BarrierEvent &Ev : T.Barriers) {
       const ExitedBarrier *B = barrierOf(Ev);
       if (!B || Ev.Kind != BarrierKind::Block || Ev.ActiveApprox ||
-          Ev.Active.size() != N)
+          Ev.Active.size() != N || Ev.Exited.size() != N)
         continue;
-      const std::vector<char> &Active =
-          B->Call ? Reached[{B, Ev.CallStack.front()}] : Ev.Active;
+      unsigned Count = std::count(Ev.Exited.begin(), Ev.Exited.end(), 1);
+      if (Count == 0 || Count == N)
+        continue;
       ExitPoint P;
       P.Seq = Ev.Seq;
       P.B = B;
-      P.Exited.resize(N);
-      unsigned Count = 0;
-      for (unsigned Th = 0; Th < N; ++Th)
-        Count += P.Exited[Th] = !Active[Th];
-      if (Count > 0 && Count < N)
-        Pts.push_back(std::move(P));
+      P.Exited = Ev.Exited;
+      Pts.push_back(std::move(P));
     }
     std::sort(
         Pts.begin(), Pts.end(),
