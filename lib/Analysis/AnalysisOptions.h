@@ -1,8 +1,8 @@
 //===- AnalysisOptions.h - Options shared by every front end ----*- C++ -*-===//
 //
-// Front ends fill this from their own configuration (clang-tidy
-// CheckOptions, -fplugin-arg-..., driver flags and .clang-tidy); the
-// analyses read nothing else.
+// Front ends fill this from their configuration (CheckOptions, plugin args,
+// flags, .clang-tidy); the analyses read nothing else. A check's own option
+// is a field here (the default) and an entry in CheckOptions.def.
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,12 +12,16 @@
 // plugin name at the first '-', so the plugin is registered as shmem_lint):
 //   checks=GLOB[,GLOB]   checks to run (default shmem-*)
 //   block=32x8           BlockDim option
-//   warp-size=32, min-degree=2, report-conditional=0|1, report-benign=0|1,
-//   report-data-dependent=0|1, strict-exits=0|1
+//   warp-size=32
+//   KEY=VALUE            a check's option by its key in
+//                        lib/Analysis/CheckOptions.def: min-degree=2,
+//                        strict-exits=0|1, ... (booleans as clang-tidy
+//                        reads them: 0|1, true|false, on|off)
 //   pass=host|device|all
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analysis/CheckOptions.h"
 #include "Analysis/NoLint.h"
 #include "Checks/Checks.h"
 
@@ -82,6 +86,13 @@ private:
   Pass P;
 };
 
+const CheckOption *optionWithKey(StringRef Key) {
+  for (const CheckOption &Opt : checkOptions())
+    if (Opt.Key == Key)
+      return &Opt;
+  return nullptr;
+}
+
 class ShmemLintAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
@@ -118,16 +129,9 @@ protected:
         Opts.BlockDim = Dm;
       } else if (Key == "warp-size" && !Val.getAsInteger(10, N) && N) {
         Opts.WarpSize = N;
-      } else if (Key == "min-degree" && !Val.getAsInteger(10, N)) {
-        Opts.MinDegree = N;
-      } else if (Key == "report-conditional") {
-        Opts.ReportConditional = Val != "0" && Val != "false";
-      } else if (Key == "report-benign") {
-        Opts.ReportBenign = Val != "0" && Val != "false";
-      } else if (Key == "strict-exits") {
-        Opts.StrictExits = Val != "0" && Val != "false";
-      } else if (Key == "report-data-dependent") {
-        Opts.ReportDataDependent = Val != "0" && Val != "false";
+      } else if (const CheckOption *Opt = optionWithKey(Key)) {
+        if (!Opt->set(Opts, Val))
+          return Bad(A);
       } else if (Key == "pass") {
         if (Val == "host")
           P = Pass::Host;

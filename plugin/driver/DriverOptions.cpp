@@ -8,6 +8,7 @@
 
 #include "TidyConfig.h"
 
+#include "Analysis/CheckOptions.h"
 #include "Analysis/NoLint.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -61,14 +62,10 @@ CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
                           (default: shmem-*)
   --block-dim=SHAPE       block shape when the source states none (256, 32x8)
   --warp-size=N           lanes per warp (default 32)
-  --min-degree=N          report bank conflicts of at least this degree (2)
-  --report-conditional=0|1  report conflicts that depend on unknown values (1)
-  --report-benign=0|1     report benign same-value races (0)
-  --strict-exits=0|1      report barriers that threads miss only by
-                          returning early, as the CUDA C++ guide reads (0)
-  --report-data-dependent=0|1  report possible races at data-dependent
-                          addresses without evidence (0)
-  --config-file=FILE      read this .clang-tidy file instead of searching
+)";
+// Here the checks' own options, from CheckOptions.def (checkOptionsUsage).
+static const char *const UsageAfterCheckOptions =
+    R"(  --config-file=FILE      read this .clang-tidy file instead of searching
   --no-config             read no .clang-tidy file
 
 CUDA:
@@ -94,6 +91,8 @@ OUTPUT:
   --print-clang-plugin    print the path of the clang plugin
   --print-cuda-flags      print the clang flags that use shmem-lint's CUDA header
   --list-checks           print the checks
+  --list-check-options    print the checks' options: the check, the
+                          clang-tidy name, the flag, the default, the help
   --version, --help
 
 A compile command after `--` whose first word is not an option (`-- nvcc -I inc
@@ -103,6 +102,33 @@ Exit status: 0 clean (or nothing to analyse after --diff/--files-regex),
 1 findings (or some files not analysed), 2 usage or input errors (or no file
 could be analysed).
 )";
+
+/// The --help lines of the checks' own options: the flag, its help and the
+/// default, wrapped as the rest of the usage text.
+static std::string checkOptionsUsage() {
+  const AnalysisOptions Defaults;
+  std::string Text;
+  for (const CheckOption &Opt : checkOptions()) {
+    std::string Line = ("  --" + Opt.Key + "=" + Opt.metavar()).str();
+    Line.append(Line.size() < 24 ? 26 - Line.size() : 2, ' ');
+    size_t Start = Line.size();
+    llvm::SmallVector<llvm::StringRef, 16> Words;
+    std::string Help = (Opt.Help + " (" + Opt.text(Defaults) + ")").str();
+    llvm::StringRef(Help).split(Words, ' ');
+    for (llvm::StringRef W : Words) {
+      if (Line.size() > Start && Line.size() + 1 + W.size() > 79) {
+        Text += Line + "\n";
+        Line.assign(26, ' ');
+        Start = Line.size();
+      }
+      if (Line.size() > Start)
+        Line += ' ';
+      Line += W.str();
+    }
+    Text += Line + "\n";
+  }
+  return Text;
+}
 
 ToolLayout ToolLayout::find(const char *Argv0) {
   static int Anchor;
@@ -298,25 +324,19 @@ namespace {
 struct CommandLineSettings {
   std::optional<std::vector<std::string>> CheckGlobs;
   std::optional<Dim3> BlockDim;
-  std::optional<unsigned> WarpSize, MinDegree;
-  std::optional<bool> ReportConditional, ReportBenign, ReportDataDependent;
-  std::optional<bool> StrictExits;
+  std::optional<unsigned> WarpSize;
+  /// The checks' own options given (CheckOptions.def), their values in
+  /// Values.
+  std::vector<const CheckOption *> Given;
+  AnalysisOptions Values;
 
   void applyTo(AnalysisOptions &O) const {
     if (BlockDim)
       O.BlockDim = BlockDim;
     if (WarpSize)
       O.WarpSize = *WarpSize;
-    if (MinDegree)
-      O.MinDegree = *MinDegree;
-    if (ReportConditional)
-      O.ReportConditional = *ReportConditional;
-    if (ReportBenign)
-      O.ReportBenign = *ReportBenign;
-    if (StrictExits)
-      O.StrictExits = *StrictExits;
-    if (ReportDataDependent)
-      O.ReportDataDependent = *ReportDataDependent;
+    for (const CheckOption *Opt : Given)
+      Opt->copy(Values, O);
   }
 };
 } // namespace
@@ -338,22 +358,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     return 2;
   };
   auto ParseUnsigned = [&](llvm::StringRef V, std::optional<unsigned> &Dst) {
-    unsigned N;
-    if (V.getAsInteger(10, N))
-      return false;
-    Dst = N;
-    return true;
-  };
-  auto ParseBool = [&](llvm::StringRef V, std::optional<bool> &Dst) {
-    if (V == "1" || V == "true" || V == "on") {
-      Dst = true;
-      return true;
-    }
-    if (V == "0" || V == "false" || V == "off") {
-      Dst = false;
-      return true;
-    }
-    return false;
+    Dst = parseUnsignedOption(V);
+    return Dst.has_value();
   };
 
   for (int I = 1; I < Argc; ++I) {
@@ -378,10 +384,18 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     };
     std::string V;
     int R;
+    // --KEY=VALUE of a check's own option.
+    auto CheckOptionFlag = [&]() -> const CheckOption * {
+      for (const CheckOption &Opt : checkOptions())
+        if ((R = Value(("--" + Opt.Key).str(), V)))
+          return &Opt;
+      return nullptr;
+    };
+    const CheckOption *Opt = nullptr;
     if (A == "--") {
       SawDashDash = true;
     } else if (A == "--help" || A == "-h") {
-      Out << Usage;
+      Out << Usage << checkOptionsUsage() << UsageAfterCheckOptions;
       return 0;
     } else if (A == "--version") {
       Out << "shmem-lint " << SHMEM_LINT_VERSION << " (built with clang "
@@ -405,6 +419,13 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       for (unsigned K = 0; K < NumCheckKinds; ++K)
         Out << checkName(CheckKind(K)) << "  " << checkSummary(CheckKind(K))
             << "\n";
+      return 0;
+    } else if (A == "--list-check-options") {
+      const AnalysisOptions Defaults;
+      for (const CheckOption &O : checkOptions())
+        Out << checkName(O.Check) << "  " << O.Name << "  --" << O.Key
+            << "=" << O.metavar() << "  " << O.text(Defaults) << "  "
+            << O.Help << "\n";
       return 0;
     } else if (A == "--verbose" || A == "-v") {
       Opts.Verbose = true;
@@ -455,21 +476,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       if (R < 0 || !ParseUnsigned(V, CL.WarpSize) || *CL.WarpSize == 0 ||
           *CL.WarpSize > 64)
         return Fail("invalid --warp-size '" + V + "'");
-    } else if ((R = Value("--min-degree", V))) {
-      if (R < 0 || !ParseUnsigned(V, CL.MinDegree))
-        return Fail("invalid --min-degree '" + V + "'");
-    } else if ((R = Value("--report-conditional", V))) {
-      if (R < 0 || !ParseBool(V, CL.ReportConditional))
-        return Fail("invalid --report-conditional '" + V + "'");
-    } else if ((R = Value("--report-benign", V))) {
-      if (R < 0 || !ParseBool(V, CL.ReportBenign))
-        return Fail("invalid --report-benign '" + V + "'");
-    } else if ((R = Value("--strict-exits", V))) {
-      if (R < 0 || !ParseBool(V, CL.StrictExits))
-        return Fail("invalid --strict-exits '" + V + "'");
-    } else if ((R = Value("--report-data-dependent", V))) {
-      if (R < 0 || !ParseBool(V, CL.ReportDataDependent))
-        return Fail("invalid --report-data-dependent '" + V + "'");
+    } else if ((Opt = CheckOptionFlag())) {
+      if (R < 0 || !Opt->set(CL.Values, V))
+        return Fail("invalid --" + Opt->Key + " '" + V + "'");
+      CL.Given.push_back(Opt);
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)
         return Fail("--cuda-path needs a value");

@@ -2,6 +2,7 @@
 
 #include "TidyConfig.h"
 
+#include "Analysis/CheckOptions.h"
 #include "Analysis/NoLint.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -258,25 +259,13 @@ const TidyConfig &TidyConfigFinder::forConfigFile(llvm::StringRef Path) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// clang-tidy's reading of a boolean option: YAML booleans, else an integer.
-std::optional<bool> parseOptionBool(llvm::StringRef V) {
-  V = V.trim();
-  if (std::optional<bool> B = llvm::yaml::parseBool(V))
-    return B;
-  long long N;
-  if (!V.getAsInteger(10, N))
-    return N != 0;
-  return std::nullopt;
+/// The registry entry for clang-tidy's shmem-<check>.Name.
+const CheckOption *optionOf(CheckKind Check, llvm::StringRef Name) {
+  for (const CheckOption &Opt : checkOptions())
+    if (Opt.Check == Check && Opt.Name == Name)
+      return &Opt;
+  return nullptr;
 }
-
-std::optional<unsigned> parseOptionUnsigned(llvm::StringRef V) {
-  unsigned N;
-  if (V.trim().getAsInteger(10, N))
-    return std::nullopt;
-  return N;
-}
-
 } // namespace
 
 void applyCheckOptions(const std::map<std::string, std::string> &Options,
@@ -299,7 +288,7 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
                          "'; expected " + Expected.str());
     };
     if (Name == "WarpSize") {
-      std::optional<unsigned> N = parseOptionUnsigned(Value);
+      std::optional<unsigned> N = parseUnsignedOption(Value);
       if (!N || *N == 0 || *N > 64)
         Bad("a number from 1 to 64");
       else
@@ -313,32 +302,9 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
       } else {
         Bad("a block shape such as 256 or 32x8");
       }
-    } else if (Name == "MinDegree" && Kind == CheckKind::BankConflict) {
-      if (std::optional<unsigned> N = parseOptionUnsigned(Value))
-        O.MinDegree = *N;
-      else
-        Bad("a number");
-    } else if (Name == "ReportConditional" &&
-               Kind == CheckKind::BankConflict) {
-      if (std::optional<bool> B = parseOptionBool(Value))
-        O.ReportConditional = *B;
-      else
-        Bad("true or false");
-    } else if (Name == "ReportBenign" && Kind == CheckKind::Race) {
-      if (std::optional<bool> B = parseOptionBool(Value))
-        O.ReportBenign = *B;
-      else
-        Bad("true or false");
-    } else if (Name == "StrictExits" && Kind == CheckKind::DivergentBarrier) {
-      if (std::optional<bool> B = parseOptionBool(Value))
-        O.StrictExits = *B;
-      else
-        Bad("true or false");
-    } else if (Name == "ReportDataDependent" && Kind == CheckKind::Race) {
-      if (std::optional<bool> B = parseOptionBool(Value))
-        O.ReportDataDependent = *B;
-      else
-        Bad("true or false");
+    } else if (const CheckOption *Opt = optionOf(Kind, Name)) {
+      if (!Opt->set(O, Value))
+        Bad(Opt->expected());
     } else {
       Warnings.push_back("unknown check option '" + Key + "'");
     }
@@ -377,21 +343,9 @@ std::vector<AnalysisOptions> planAnalysisRuns(const CheckSettings &S) {
       Run->Enabled.reset();
     }
     Run->enable(CheckKind(K));
-    switch (CheckKind(K)) {
-    case CheckKind::BankConflict:
-      Run->MinDegree = O.MinDegree;
-      Run->ReportConditional = O.ReportConditional;
-      break;
-    case CheckKind::Race:
-      Run->ReportBenign = O.ReportBenign;
-      Run->ReportDataDependent = O.ReportDataDependent;
-      break;
-    case CheckKind::DivergentBarrier:
-      Run->StrictExits = O.StrictExits;
-      break;
-    default:
-      break;
-    }
+    for (const CheckOption &Opt : checkOptions())
+      if (Opt.Check == CheckKind(K))
+        Opt.copy(O, *Run);
   }
   return Runs;
 }

@@ -105,12 +105,10 @@ struct CheckSettings {
 };
 
 /// Applies the `shmem-<check>.<Option>` entries of \p Options (as
-/// ShmemCheckBase reads them: WarpSize and BlockDim for every check,
-/// MinDegree and ReportConditional for shmem-bank-conflict, ReportBenign and
-/// ReportDataDependent for shmem-race) to \p PerCheck. Bad values and
-/// unknown shmem-* options are left out, each with a message in
-/// \p Warnings; other checks' options are ignored. StrictExits is read for
-/// shmem-divergent-barrier.
+/// ShmemCheckBase reads them: WarpSize and BlockDim for every check, and
+/// each check's own options of lib/Analysis/CheckOptions.def) to
+/// \p PerCheck. Bad values and unknown shmem-* options are left out, each
+/// with a message in \p Warnings; other checks' options are ignored.
 void applyCheckOptions(const std::map<std::string, std::string> &Options,
                        std::array<AnalysisOptions, NumCheckKinds> &PerCheck,
                        std::vector<std::string> &Warnings);

@@ -2,6 +2,7 @@
 
 #include "ShmemCheckBase.h"
 
+#include "Analysis/CheckOptions.h"
 #include "Checks/Checks.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -17,7 +18,7 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
                                CheckKind K, std::shared_ptr<SharedRun> Shared)
     : ClangTidyCheck(Name, Context), Kind(K), TidyContext(Context),
       Shared(std::move(Shared)) {
-  Options_.WarpSize = Options.get("WarpSize", 32u);
+  Options_.WarpSize = Options.get("WarpSize", Options_.WarpSize);
   BlockDimText = Options.get("BlockDim", "").str();
   if (!BlockDimText.empty()) {
     if (auto D = Dim3::parse(BlockDimText))
@@ -27,11 +28,18 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
                         "32x8")
           << BlockDimText << Name;
   }
-  Options_.MinDegree = Options.get("MinDegree", 2u);
-  Options_.ReportConditional = Options.get("ReportConditional", true);
-  Options_.ReportBenign = Options.get("ReportBenign", false);
-  Options_.StrictExits = Options.get("StrictExits", false);
-  Options_.ReportDataDependent = Options.get("ReportDataDependent", false);
+  // The check's own options (CheckOptions.def); the defaults are those of
+  // AnalysisOptions, and clang-tidy parses and diagnoses the values.
+  for (const CheckOption &Opt : checkOptions()) {
+    if (Opt.Check != Kind)
+      continue;
+    if (Opt.Type == CheckOptionType::Bool)
+      Options_.*Opt.BoolMember =
+          Options.get(Opt.Name, Options_.*Opt.BoolMember);
+    else
+      Options_.*Opt.UnsignedMember =
+          Options.get(Opt.Name, Options_.*Opt.UnsignedMember);
+  }
   Options_.enable(Kind);
   // clang-tidy shows messages, notes and fix-its only.
   Options_.Pictures = false;
@@ -40,16 +48,14 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
 void ShmemCheckBase::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &O) {
   Options.store(O, "WarpSize", Options_.WarpSize);
   Options.store(O, "BlockDim", BlockDimText);
-  if (Kind == CheckKind::BankConflict) {
-    Options.store(O, "MinDegree", Options_.MinDegree);
-    Options.store(O, "ReportConditional", Options_.ReportConditional);
+  for (const CheckOption &Opt : checkOptions()) {
+    if (Opt.Check != Kind)
+      continue;
+    if (Opt.Type == CheckOptionType::Bool)
+      Options.store(O, Opt.Name, Options_.*Opt.BoolMember);
+    else
+      Options.store(O, Opt.Name, Options_.*Opt.UnsignedMember);
   }
-  if (Kind == CheckKind::Race) {
-    Options.store(O, "ReportBenign", Options_.ReportBenign);
-    Options.store(O, "ReportDataDependent", Options_.ReportDataDependent);
-  }
-  if (Kind == CheckKind::DivergentBarrier)
-    Options.store(O, "StrictExits", Options_.StrictExits);
 }
 
 void ShmemCheckBase::registerMatchers(MatchFinder *Finder) {
@@ -89,12 +95,13 @@ private:
 
 namespace {
 bool sameAnalysis(const AnalysisOptions &A, const AnalysisOptions &B) {
-  return A.WarpSize == B.WarpSize && A.BlockDim == B.BlockDim &&
-         A.DefaultBlockDim == B.DefaultBlockDim && A.MinDegree == B.MinDegree &&
-         A.ReportConditional == B.ReportConditional &&
-         A.ReportBenign == B.ReportBenign &&
-         A.ReportDataDependent == B.ReportDataDependent &&
-         A.InlineDepth == B.InlineDepth && A.StrictExits == B.StrictExits;
+  if (A.WarpSize != B.WarpSize || A.BlockDim != B.BlockDim ||
+      A.DefaultBlockDim != B.DefaultBlockDim || A.InlineDepth != B.InlineDepth)
+    return false;
+  for (const CheckOption &Opt : checkOptions())
+    if (!Opt.same(A, B))
+      return false;
+  return true;
 }
 class CollectSink : public FindingSink {
 public:

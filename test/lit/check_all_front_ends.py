@@ -8,7 +8,10 @@ and any warning or error not expected fails the test (FileCheck's
 -implicit-check-not). The three front ends are:
 
   tidy     clang-tidy --load=<module> --checks=-*,CHECK FILE -- <cuda flags>
-  driver   shmem-lint --checks=CHECK FILE
+  driver   shmem-lint --checks=CHECK FILE; with --tidy-config also once
+           more with that YAML as its .clang-tidy (--config-file) instead
+           of --driver-args, so the driver reads CheckOptions as clang-tidy
+           does
   plugin   clang++ -fplugin=<plugin> for two GPU architectures plus the host
            pass; every finding must appear exactly once.
 
@@ -19,8 +22,10 @@ Usage: check_all_front_ends.py [tool paths] FILE CHECK [--prefix P]
 import argparse
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def run(cmd, **kw):
@@ -88,6 +93,25 @@ def main():
             sys.stderr.write("shmem-lint exited %d:\n%s\n" % (rc, out))
             ok = False
         ok &= filecheck(args, out, src, args.prefix, "shmem-lint")
+
+    if "driver" in fronts and args.tidy_config:
+        tmp = tempfile.mkdtemp(prefix="shmem-front-ends-")
+        try:
+            config = os.path.join(tmp, ".clang-tidy")
+            with open(config, "w") as f:
+                f.write(args.tidy_config + "\n")
+            cmd = [args.shmem_lint, "--cuda-path=none",
+                   "--checks=" + args.check, "--no-color",
+                   "--config-file=" + config, src]
+            if extra:
+                cmd += ["--"] + extra
+            rc, out = run(cmd)
+        finally:
+            shutil.rmtree(tmp)
+        if rc not in (0, 1):
+            sys.stderr.write("shmem-lint exited %d:\n%s\n" % (rc, out))
+            ok = False
+        ok &= filecheck(args, out, src, args.prefix, "shmem-lint .clang-tidy")
 
     if "plugin" in fronts:
         pargs = ["-fplugin-arg-shmem_lint-checks=" + args.check]

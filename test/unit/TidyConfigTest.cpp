@@ -2,9 +2,14 @@
 
 #include "TidyConfig.h"
 
+#include "Analysis/CheckOptions.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include "gtest/gtest.h"
+
+#include <set>
 
 using namespace shmem;
 
@@ -288,4 +293,80 @@ TEST(TidyConfigTest, StrictExitsIsTheBarrierChecksOption) {
   S.PerCheck[bit(CheckKind::DivergentBarrier)].StrictExits = false;
   S.PerCheck[bit(CheckKind::Race)].StrictExits = true; // Not its option.
   EXPECT_FALSE(planAnalysisRuns(S)[0].StrictExits);
+}
+
+// Every option of CheckOptions.def, whatever their number: the value of
+// shmem-<check>.<Name> reaches its own check and the run that includes it,
+// and the same name under any other check is an unknown option.
+TEST(TidyConfigTest, EveryRegistryOptionIsItsChecksOnly) {
+  const AnalysisOptions Defaults;
+  ASSERT_FALSE(checkOptions().empty());
+  for (const CheckOption &Opt : checkOptions()) {
+    SCOPED_TRACE(Opt.Name.str());
+    // A value that is not the default, as a .clang-tidy writes it.
+    std::string Value =
+        Opt.Type == CheckOptionType::Bool
+            ? (Defaults.*Opt.BoolMember ? "false" : "true")
+            : std::to_string(Defaults.*Opt.UnsignedMember + 5);
+    std::array<AnalysisOptions, NumCheckKinds> Per;
+    std::vector<std::string> Warnings;
+    std::map<std::string, std::string> Options;
+    for (unsigned K = 0; K < NumCheckKinds; ++K)
+      Options[(checkName(CheckKind(K)) + "." + Opt.Name).str()] = Value;
+    applyCheckOptions(Options, Per, Warnings);
+    EXPECT_EQ(Warnings.size(), NumCheckKinds - 1);
+    for (unsigned K = 0; K < NumCheckKinds; ++K) {
+      bool Own = CheckKind(K) == Opt.Check;
+      EXPECT_EQ(Opt.same(Per[K], Defaults), !Own) << checkName(CheckKind(K)).str();
+      std::string Unknown = ("unknown check option '" +
+                             checkName(CheckKind(K)) + "." + Opt.Name + "'")
+                                .str();
+      EXPECT_EQ(llvm::is_contained(Warnings, Unknown), !Own);
+    }
+    CheckSettings S;
+    S.PerCheck = Per;
+    S.Enabled.set();
+    std::vector<AnalysisOptions> Runs = planAnalysisRuns(S);
+    ASSERT_EQ(Runs.size(), 1u);
+    EXPECT_TRUE(Runs[0].enabled(Opt.Check));
+    EXPECT_EQ(Opt.text(Runs[0]), Opt.text(Per[bit(Opt.Check)]));
+    EXPECT_FALSE(Opt.same(Runs[0], Defaults));
+
+    // A bad value names what the type expects and leaves the option alone.
+    Warnings.clear();
+    std::string Key = (checkName(Opt.Check) + "." + Opt.Name).str();
+    applyCheckOptions({{Key, "maybe"}}, Per, Warnings);
+    EXPECT_EQ(Warnings, (Globs{"invalid value 'maybe' for '" + Key +
+                               "'; expected " + Opt.expected().str()}));
+    EXPECT_FALSE(Opt.same(Per[bit(Opt.Check)], Defaults));
+  }
+}
+
+// Names and keys are unique, and a key is no common option's.
+TEST(TidyConfigTest, RegistryNamesAreUnique) {
+  std::set<std::string> Keys = {"checks", "block", "block-dim", "warp-size",
+                                "pass"};
+  std::set<std::pair<unsigned, std::string>> Names;
+  for (const CheckOption &Opt : checkOptions()) {
+    EXPECT_TRUE(Keys.insert(Opt.Key.str()).second) << Opt.Key.str();
+    EXPECT_TRUE(Names.insert({bit(Opt.Check), Opt.Name.str()}).second)
+        << Opt.Name.str();
+    EXPECT_NE(Opt.Name, "WarpSize");
+    EXPECT_NE(Opt.Name, "BlockDim");
+  }
+}
+
+// One reading of each type for every front end: booleans as clang-tidy
+// reads them, numbers in decimal.
+TEST(TidyConfigTest, OneParserPerType) {
+  for (const char *T : {"1", "true", "True", "on", "yes", "2", " true "})
+    EXPECT_EQ(parseBoolOption(T), std::optional<bool>(true)) << T;
+  for (const char *F : {"0", "false", "FALSE", "off", "no", " 0"})
+    EXPECT_EQ(parseBoolOption(F), std::optional<bool>(false)) << F;
+  for (const char *Bad : {"", "maybe", "1x", "truth"})
+    EXPECT_FALSE(parseBoolOption(Bad).has_value()) << Bad;
+  EXPECT_EQ(parseUnsignedOption("8"), std::optional<unsigned>(8));
+  EXPECT_EQ(parseUnsignedOption(" 64 "), std::optional<unsigned>(64));
+  for (const char *Bad : {"", "-1", "x", "4.5", "99999999999"})
+    EXPECT_FALSE(parseUnsignedOption(Bad).has_value()) << Bad;
 }

@@ -1,0 +1,60 @@
+//===- CheckOptions.h - The checks' options, as a table ---------*- C++ -*-===//
+//
+// CheckOptions.def expanded into a table that the front ends walk: each
+// reads or writes an option through its entry, so none names one. Values
+// are text in every front end (a flag, a plugin argument, a YAML scalar);
+// each type has one parser here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_CHECKOPTIONS_H
+#define SHMEM_LINT_ANALYSIS_CHECKOPTIONS_H
+
+#include "AnalysisOptions.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace shmem {
+
+enum class CheckOptionType { Bool, Unsigned };
+
+/// One entry of CheckOptions.def.
+struct CheckOption {
+  CheckKind Check;
+  llvm::StringRef Name; ///< clang-tidy: shmem-<check>.Name
+  llvm::StringRef Key;  ///< --Key=VALUE, -fplugin-arg-shmem_lint-Key=VALUE
+  CheckOptionType Type;
+  llvm::StringRef Help;
+  /// The field, by type; the other is null.
+  bool AnalysisOptions::*BoolMember;
+  unsigned AnalysisOptions::*UnsignedMember;
+
+  /// Sets the field of \p O from \p Value; false, and \p O unchanged, when
+  /// \p Value is not one of the type's.
+  bool set(AnalysisOptions &O, llvm::StringRef Value) const;
+  /// The field's value as the front ends write it: 0|1 or a number.
+  std::string text(const AnalysisOptions &O) const;
+  void copy(const AnalysisOptions &From, AnalysisOptions &To) const;
+  bool same(const AnalysisOptions &A, const AnalysisOptions &B) const;
+  /// What the value should be, for messages: "true or false", "a number".
+  llvm::StringRef expected() const;
+  /// The value's form in usage text: "0|1", "N".
+  llvm::StringRef metavar() const;
+};
+
+/// Every entry of CheckOptions.def, in its order.
+llvm::ArrayRef<CheckOption> checkOptions();
+
+/// A boolean as clang-tidy reads one: a YAML boolean (true, false, on, off,
+/// yes, no, ...), else an integer (non-zero is true).
+std::optional<bool> parseBoolOption(llvm::StringRef V);
+/// A non-negative decimal number.
+std::optional<unsigned> parseUnsignedOption(llvm::StringRef V);
+
+} // namespace shmem
+
+#endif
