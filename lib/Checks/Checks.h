@@ -114,7 +114,8 @@ RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
 
 //===----------------------------------------------------------------------===//
 // Global-side coalescing, shared by shmem-uncoalesced-transfer and the
-// bank check's trade-off advice (implemented in UncoalescedTransfer.cpp).
+// bank check's trade-off advice (implemented in TransferVerdict.cpp and
+// TransposeAdvice.cpp).
 //===----------------------------------------------------------------------===//
 
 /// A warp request touching at least this many times the sectors its bytes

@@ -22,402 +22,36 @@
 // that shows the problem: the check's OncePolicy is First (Checks.def), and
 // it skips a barrier runChecks has already kept.
 //
+// What each statement is as a barrier comes from BarrierSites.h, the words
+// of the findings from BarrierMessages.h, ThreadSets.h and WarpMasks.h (which
+// also judges warp masks against the lanes that arrive); this file decides.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Checks.h"
+#include "BarrierMessages.h"
+#include "BarrierSites.h"
 #include "ExitedThreadData.h"
+#include "ThreadSets.h"
+#include "WarpMasks.h"
 
-#include "Analysis/Program/CallContexts.h"
-#include "Analysis/Program/CudaModel.h"
 #include "Analysis/Uniformity.h"
 
-#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cstring>
-#include <functional>
-#include <map>
-#include <set>
 #include <sstream>
 
 using namespace clang;
 
 namespace shmem {
+using namespace divergent;
+
 namespace {
 
-//===----------------------------------------------------------------------===//
-// Barriers
-//===----------------------------------------------------------------------===//
-
-/// Whom a barrier waits for.
-enum class Scope {
-  Grid,    ///< grid.sync(): every thread of the launch.
-  Block,   ///< __syncthreads(), block.sync(), bar.sync 0.
-  Counted, ///< bar.sync with a thread count: whole warps.
-  Warp,    ///< __syncwarp(mask): the lanes of the mask.
-  Tile,    ///< thread_block_tile<N>::sync(): the tile.
-  Group,   ///< thread_group::sync(): some group of whole warps or tiles.
-};
-
-struct BarrierSite {
-  const Stmt *S = nullptr; ///< The call or asm statement.
-  Scope Sc = Scope::Block;
-  unsigned TileSize = 0;
-  /// For Warp: the mask, when constant.
-  std::optional<uint32_t> Mask;
-  std::string Name; ///< "__syncthreads()", as written when short.
-  /// A warp collective with a mask (`__shfl_sync`, `__ballot_sync`, ...;
-  /// Sc is Warp), or a call to a function that executes one: every
-  /// non-exited lane of the mask must execute it, and only those. Its
-  /// events are KernelTrace::Collectives.
-  bool Collective = false;
-  /// For a call to a function that executes a barrier: the callee, and the
-  /// calls and barrier inside it, outermost first.
-  const FunctionDecl *Callee = nullptr;
-  std::vector<const Stmt *> Path;
-};
-
 using cuda::calleeName;
-
-Scope scopeOf(cuda::SyncScope S) {
-  switch (S) {
-  case cuda::SyncScope::Grid:
-    return Scope::Grid;
-  case cuda::SyncScope::Counted:
-    return Scope::Counted;
-  case cuda::SyncScope::Warp:
-  case cuda::SyncScope::Coalesced:
-    return Scope::Warp;
-  case cuda::SyncScope::Tile:
-    return Scope::Tile;
-  case cuda::SyncScope::Group:
-    return Scope::Group;
-  case cuda::SyncScope::Block:
-    break;
-  }
-  return Scope::Block;
-}
-
-std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max = 48) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(S->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (R.isInvalid())
-    return {};
-  bool Invalid = false;
-  StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
-  if (Invalid || T.empty() || T.size() > Max || T.contains('\n'))
-    return {};
-  return T.str();
-}
-
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
-  return std::nullopt;
-}
-
-/// coalesced_group::sync() and cg::sync(coalesced): the group is, by
-/// construction, the threads that reach the call.
-bool isCoalescedSync(const CallExpr *Call) {
-  auto B = cuda::barrierOf(Call);
-  return B && B->Scope == cuda::SyncScope::Coalesced;
-}
-
-/// The barrier a call is, with its scope; none for calls that are not
-/// barriers and for coalesced groups (which are, by construction, the
-/// threads that reach the call).
-std::optional<BarrierSite> barrierCall(const CallExpr *Call,
-                                       const FunctionUniformity &FU,
-                                       const ASTContext &Ctx) {
-  auto Kind = cuda::barrierOf(Call);
-  if (!Kind || Kind->Scope == cuda::SyncScope::Coalesced)
-    return std::nullopt;
-  BarrierSite B;
-  B.S = Call;
-  B.Name = text(Call, Ctx, 40);
-  if (B.Name.empty())
-    B.Name = calleeName(Call) + "()";
-  B.Sc = scopeOf(Kind->Scope);
-  B.TileSize = Kind->TileSize;
-  if (B.Sc == Scope::Warp) {
-    const Expr *Mask = Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
-    if (!Mask || isa<CXXDefaultArgExpr>(Mask)) {
-      B.Mask = 0xffffffffu;
-    } else if (auto C = constantOf(Mask, Ctx)) {
-      B.Mask = uint32_t(*C);
-    } else if (const UniformityValue *V = FU.value(Mask);
-               V && V->PerThread) {
-      if (auto C = V->PerThread->asConstant())
-        B.Mask = uint32_t(*C);
-    }
-  }
-  return B;
-}
-
-/// `bar.sync 0;`, `barrier.sync.aligned 1, 128;`, `bar.red.popc...` in
-/// inline asm. With a thread count the barrier waits for whole warps only.
-std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
-  auto A = cuda::asmBarrierOf(Asm);
-  if (!A)
-    return std::nullopt;
-  BarrierSite B;
-  B.S = Asm;
-  B.Name = "inline asm '" + A->Mnemonic + "'";
-  B.Sc = A->Counted ? Scope::Counted : Scope::Block;
-  return B;
-}
-
-/// A warp collective with a mask (cuda::collectiveOf).
-bool isMaskedCollective(const CallExpr *Call) {
-  auto C = cuda::collectiveOf(Call);
-  return C && C->Sync && Call->getNumArgs() > 0;
-}
-
-/// What a function executes, through the functions it calls: the first
-/// block-level, counted (whole-warp) and warp-level barrier and the first
-/// warp collective, with the path of calls to each.
-struct BarrierContent {
-  std::vector<const Stmt *> BlockPath, CountedPath, WarpPath, CollectivePath;
-  bool any() const {
-    return !BlockPath.empty() || !CountedPath.empty() || !WarpPath.empty();
-  }
-};
-
-class ContentFinder {
-public:
-  explicit ContentFinder(ASTContext &Ctx) : Ctx(Ctx) {}
-
-  const BarrierContent &of(const FunctionDecl *F) {
-    auto It = Memo.find(F);
-    if (It != Memo.end())
-      return It->second;
-    Memo[F]; // Empty while in progress: cuts recursion.
-    BarrierContent Found;
-    Visitor V(*this, Found);
-    V.TraverseStmt(F->getBody());
-    return Memo[F] = std::move(Found);
-  }
-
-  /// What the walker follows for \p Call (CallContexts.h): a device-side
-  /// kernel launch starts another grid, whose barriers are its own.
-  static const FunctionDecl *definition(const CallExpr *Call,
-                                        const ASTContext &Ctx) {
-    return followedCallee(Call, Ctx);
-  }
-
-private:
-  ASTContext &Ctx;
-  std::map<const FunctionDecl *, BarrierContent> Memo;
-
-  class Visitor : public RecursiveASTVisitor<Visitor> {
-  public:
-    Visitor(ContentFinder &CF, BarrierContent &Out) : CF(CF), Out(Out) {}
-    bool VisitCallExpr(CallExpr *Call) {
-      if (isCoalescedSync(Call))
-        return true;
-      if (auto K = barrierKindOf(Call)) {
-        auto &Path = *K == BarrierKind::Block ? Out.BlockPath : Out.WarpPath;
-        if (Path.empty())
-          Path.push_back(Call);
-        return true;
-      }
-      if (isMaskedCollective(Call)) {
-        if (Out.CollectivePath.empty())
-          Out.CollectivePath.push_back(Call);
-        return true;
-      }
-      if (const FunctionDecl *Def = definition(Call, CF.Ctx)) {
-        const BarrierContent &Sub = CF.of(Def);
-        auto Take = [&](std::vector<const Stmt *> &Path,
-                        const std::vector<const Stmt *> &From) {
-          if (Path.empty() && !From.empty()) {
-            Path.push_back(Call);
-            Path.insert(Path.end(), From.begin(), From.end());
-          }
-        };
-        Take(Out.BlockPath, Sub.BlockPath);
-        Take(Out.CountedPath, Sub.CountedPath);
-        Take(Out.WarpPath, Sub.WarpPath);
-        Take(Out.CollectivePath, Sub.CollectivePath);
-      }
-      return true;
-    }
-    bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
-      if (auto B = barrierAsm(Asm)) {
-        auto &Path = B->Sc == Scope::Counted ? Out.CountedPath : Out.BlockPath;
-        if (Path.empty())
-          Path.push_back(Asm);
-      }
-      return true;
-    }
-
-  private:
-    ContentFinder &CF;
-    BarrierContent &Out;
-  };
-};
-
-//===----------------------------------------------------------------------===//
-// Describing sets of threads
-//===----------------------------------------------------------------------===//
-
-/// "0-15", "0, 2, 4, ..., 30", "3, 7, 9".
-std::string rangeList(const std::vector<unsigned> &V) {
-  std::ostringstream OS;
-  if (V.empty())
-    return "none";
-  // Runs of consecutive values.
-  std::vector<std::pair<unsigned, unsigned>> Runs;
-  for (unsigned X : V) {
-    if (!Runs.empty() && Runs.back().second + 1 == X)
-      Runs.back().second = X;
-    else
-      Runs.push_back({X, X});
-  }
-  if (Runs.size() <= 3) {
-    for (unsigned I = 0; I < Runs.size(); ++I) {
-      OS << (I ? ", " : "") << Runs[I].first;
-      if (Runs[I].second != Runs[I].first)
-        OS << (Runs[I].second == Runs[I].first + 1 ? ", " : "-")
-           << Runs[I].second;
-    }
-    return OS.str();
-  }
-  if (V.size() > 3) {
-    unsigned Step = V[1] - V[0];
-    bool Arith = true;
-    for (unsigned I = 1; I < V.size(); ++I)
-      Arith = Arith && V[I] - V[I - 1] == Step;
-    if (Arith) {
-      OS << V[0] << ", " << V[1] << ", " << V[2] << ", ..., " << V.back();
-      return OS.str();
-    }
-  }
-  for (unsigned I = 0; I < 2; ++I) {
-    OS << (I ? ", " : "") << Runs[I].first;
-    if (Runs[I].second != Runs[I].first)
-      OS << "-" << Runs[I].second;
-  }
-  OS << ", ... (" << V.size() << " in all)";
-  return OS.str();
-}
-
-/// A predicate on one coordinate that holds exactly for the values in \p In
-/// among [0, Extent): "< 128", ">= 32", "== 0", "!= 5", "in 32-63",
-/// "% 2 == 0". Empty when there is none as simple.
-std::string predicate(const std::vector<bool> &In, unsigned Extent,
-                      const std::string &Var) {
-  std::vector<unsigned> Vals;
-  for (unsigned V = 0; V < Extent; ++V)
-    if (In[V])
-      Vals.push_back(V);
-  if (Vals.empty() || Vals.size() == Extent)
-    return {};
-  bool Contiguous = Vals.back() - Vals.front() + 1 == Vals.size();
-  if (Vals.size() == 1)
-    return Var + " == " + std::to_string(Vals[0]);
-  if (Vals.size() + 1 == Extent)
-    for (unsigned V = 0; V < Extent; ++V)
-      if (!In[V])
-        return Var + " != " + std::to_string(V);
-  if (Contiguous && Vals.front() == 0)
-    return Var + " < " + std::to_string(Vals.back() + 1);
-  if (Contiguous && Vals.back() + 1 == Extent)
-    return Var + " >= " + std::to_string(Vals.front());
-  if (Contiguous)
-    return std::to_string(Vals.front()) + " <= " + Var + " < " +
-           std::to_string(Vals.back() + 1);
-  for (unsigned M = 2; M <= Extent / 2; M *= 2)
-    for (unsigned Rm = 0; Rm < M; ++Rm) {
-      bool Match = true;
-      for (unsigned V = 0; V < Extent && Match; ++V)
-        Match = In[V] == (V % M == Rm);
-      if (Match)
-        return Var + " % " + std::to_string(M) + " == " + std::to_string(Rm);
-    }
-  return {};
-}
-
-/// The values \p Of takes in the threads of \p Active, when they determine
-/// membership (no value is taken both inside and outside the set).
-std::optional<std::vector<bool>>
-separatingValues(const std::vector<char> &Active, unsigned Extent,
-                 const std::function<unsigned(unsigned)> &Of) {
-  std::vector<char> Seen(Extent, 0); // 1 inside, 2 outside.
-  for (unsigned T = 0; T < Active.size(); ++T)
-    Seen[Of(T)] |= Active[T] ? 1 : 2;
-  std::vector<bool> In(Extent);
-  for (unsigned V = 0; V < Extent; ++V) {
-    if (Seen[V] == 3)
-      return std::nullopt;
-    In[V] = Seen[V] == 1;
-  }
-  return In;
-}
-
-/// "threads with threadIdx.x < 128", "lanes 0-15 of each warp", "warps 0-3",
-/// or, when nothing simpler fits, the linear thread indices.
-std::string describeThreads(const std::vector<char> &Active,
-                            const ThreadGeometry &G) {
-  const Dim3 &D = G.block();
-  const char *Axes[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
-  unsigned Extents[] = {D.X, D.Y, D.Z};
-  for (unsigned A = 0; A < 3; ++A) {
-    if (Extents[A] < 2)
-      continue;
-    auto In = separatingValues(Active, Extents[A], [&](unsigned T) {
-      return G.coordinate(T, A);
-    });
-    if (!In)
-      continue;
-    std::string P = predicate(*In, Extents[A], Axes[A]);
-    if (!P.empty())
-      return "threads with " + P;
-  }
-  unsigned W = G.warpSize();
-  if (G.warps() > 1) {
-    if (auto In = separatingValues(Active, G.warps(),
-                                   [&](unsigned T) { return T / W; })) {
-      std::vector<unsigned> Ws;
-      for (unsigned I = 0; I < G.warps(); ++I)
-        if ((*In)[I])
-          Ws.push_back(I);
-      return (Ws.size() == 1 ? "the threads of warp " : "the threads of warps ") +
-             rangeList(Ws);
-    }
-    if (auto In = separatingValues(Active, W,
-                                   [&](unsigned T) { return T % W; })) {
-      std::vector<unsigned> Ls;
-      for (unsigned I = 0; I < W; ++I)
-        if ((*In)[I])
-          Ls.push_back(I);
-      return (Ls.size() == 1 ? "lane " : "lanes ") + rangeList(Ls) +
-             " of each warp";
-    }
-  }
-  std::vector<unsigned> Ts;
-  for (unsigned T = 0; T < Active.size(); ++T)
-    if (Active[T])
-      Ts.push_back(T);
-  return "threads " + rangeList(Ts) + " (linear thread index)";
-}
-
-//===----------------------------------------------------------------------===//
-// The check
-//===----------------------------------------------------------------------===//
-
-/// Why the threads that do not reach a barrier miss it.
-enum class Reason { Inside, Return, Continue, Break, Goto, Loop };
 
 class DivergentBarrierChecker {
 public:
@@ -586,18 +220,6 @@ private:
     return false;
   }
 
-  /// "'blockSum'", or for a lambda or function object "'reduce'" as the
-  /// call spells the object.
-  std::string callName(const CallExpr *Call) {
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
-        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0) {
-      std::string Object = text(OC->getArg(0), K.Ctx, 32);
-      if (!Object.empty())
-        return "'" + Object + "'";
-    }
-    return "'" + calleeName(Call) + "'";
-  }
-
   static UniformityLevel threshold(Scope S) {
     switch (S) {
     case Scope::Grid:
@@ -675,247 +297,6 @@ private:
           B.Returns.push_back(R);
     }
     Exited.push_back(std::move(B));
-  }
-
-  /// "the threads for which 'tid < n' is true", from the condition alone.
-  std::string conditionWitness(const BranchInfo &Br, const BarrierSite &Site,
-                               const FunctionUniformity &FU, bool Lanes) {
-    std::string Who = Lanes ? "the lanes" : "the threads";
-    std::string Cond = text(Br.Condition, K.Ctx);
-    const CFGBlock *B = FU.blockOf(Site.S);
-    if (Cond.empty() || !B)
-      return "some of " + Who + (Lanes ? " of a warp" : " of the block");
-    if (isa<SwitchStmt>(Br.Construct))
-      return Who + " for which '" + Cond + "' selects this case";
-    if (Br.ReachableFrom.size() != 2)
-      return "some of " + Who + ", depending on '" + Cond + "'";
-    bool FromTrue = Br.ReachableFrom[0].test(B->getBlockID());
-    bool FromFalse = Br.ReachableFrom[1].test(B->getBlockID());
-    if (FromTrue == FromFalse)
-      return "some of " + Who + ", depending on '" + Cond + "'";
-    return Who + " for which '" + Cond + "' is " +
-           (FromTrue ? "true" : "false");
-  }
-
-  std::string fixFor(Reason R, Scope Sc) {
-    switch (R) {
-    case Reason::Loop:
-      return Sc == Scope::Warp || Sc == Scope::Tile
-                 ? "loop to a bound that is the same in every lane and guard "
-                   "the body with each lane's own condition"
-                 : "loop to a bound that is the same for the whole block and "
-                   "guard the body with each thread's own condition";
-    case Reason::Return:
-      return "keep the threads alive to the barrier instead of returning "
-             "early (guard the work that follows instead)";
-    case Reason::Continue:
-    case Reason::Break:
-    case Reason::Goto:
-      return "let every thread reach the barrier instead of jumping past it "
-             "(guard the work instead)";
-    case Reason::Inside:
-      break;
-    }
-    switch (Sc) {
-    case Scope::Warp:
-      return "make the mask name exactly the lanes that take the branch (for "
-             "example with __ballot_sync(0xffffffff, condition) before it) or "
-             "hoist the barrier out of the branch";
-    case Scope::Tile:
-    case Scope::Group:
-      return "hoist the barrier out of the branch so that every thread of "
-             "the group reaches it";
-    case Scope::Grid:
-      return "hoist the barrier out of the branch so that every thread of "
-             "the grid reaches it";
-    default:
-      return "hoist the barrier out of the branch so that every thread of "
-             "the block reaches it";
-    }
-  }
-
-  static const char *skipText(Reason R) {
-    switch (R) {
-    case Reason::Return:
-      return "have returned";
-    case Reason::Continue:
-    case Reason::Break:
-    case Reason::Goto:
-      return "jump past it";
-    default:
-      return "skip it";
-    }
-  }
-
-  /// What goes wrong. Threads waiting at a block barrier for threads that
-  /// skipped it are released by whichever barrier those reach next, so the
-  /// two groups may synchronise at different barriers rather than hang;
-  /// threads that exited no longer count (on current GPUs), but the
-  /// programming model leaves both undefined.
-  static std::string consequence(Reason R, Scope S) {
-    switch (S) {
-    case Scope::Warp:
-    case Scope::Tile:
-    case Scope::Counted:
-      return std::string("so the ") + scopeNoun(S) + " may hang";
-    default:
-      break;
-    }
-    if (R == Reason::Return)
-      return std::string("so it does not synchronise the whole ") +
-             scopeNoun(S) + " (undefined behaviour)";
-    return std::string("so the ") + scopeNoun(S) +
-           " may hang or synchronise at the wrong barrier";
-  }
-
-  static const char *scopeNoun(Scope S) {
-    switch (S) {
-    case Scope::Grid:
-      return "grid";
-    case Scope::Block:
-      return "block";
-    case Scope::Warp:
-      return "warp";
-    case Scope::Counted:
-      return "warps";
-    case Scope::Tile:
-      return "tile";
-    default:
-      return "group";
-    }
-  }
-
-  /// For warp barriers with exact masks: the first warp whose active lanes
-  /// differ from the lanes the mask names, described; empty when every warp
-  /// agrees with the mask.
-  std::string laneMismatch(const BarrierSite &Site,
-                           const std::vector<const BarrierEvent *> &Evs,
-                           bool &Extra) {
-    const ThreadGeometry &G = geometry();
-    std::vector<std::pair<unsigned, std::vector<unsigned>>> Bad; // warp, lanes
-    std::vector<unsigned> ActiveLanes;
-    unsigned WarpsReaching = 0;
-    Extra = false;
-    for (const BarrierEvent *Ev : Evs) {
-      std::optional<uint32_t> Mask = Site.Callee ? Ev->WarpMask : Site.Mask;
-      if (!Mask)
-        return {};
-      // Lanes that have left the kernel need not arrive.
-      auto Gone = [&](unsigned T) {
-        return !Ev->Exited.empty() && Ev->Exited[T];
-      };
-      for (unsigned Wp = 0; Wp < G.warps(); ++Wp) {
-        std::vector<unsigned> Act, Missing, Outside;
-        for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T) {
-          unsigned L = T - G.warpBegin(Wp);
-          bool InMask = L < 32 && (*Mask >> L) & 1;
-          if (Ev->Active[T])
-            Act.push_back(L);
-          if (InMask && !Ev->Active[T] && !Gone(T))
-            Missing.push_back(L);
-          if (!InMask && Ev->Active[T])
-            Outside.push_back(L);
-        }
-        if (Act.empty())
-          continue;
-        ++WarpsReaching;
-        // The message describes the first bad warp: its lanes, and those
-        // that reach the call there. Lanes outside the mask outrank lanes
-        // missing from it.
-        if (!Outside.empty()) {
-          if (!Extra)
-            Bad.clear();
-          Extra = true;
-          if (Bad.empty())
-            ActiveLanes = Act;
-          Bad.push_back({Wp, Outside});
-        } else if (!Missing.empty() && !Extra) {
-          if (Bad.empty())
-            ActiveLanes = Act;
-          Bad.push_back({Wp, Missing});
-        }
-      }
-    }
-    if (Bad.empty())
-      return {};
-    bool Same = Bad.size() == WarpsReaching;
-    for (auto &P : Bad)
-      Same = Same && P.second == Bad.front().second;
-    std::string Where =
-        Same && G.warps() > 1
-            ? " of each warp"
-            : " of warp " + std::to_string(Bad.front().first);
-    std::ostringstream OS;
-    // A collective's message names its mask's value too: the call's text
-    // may spell it as a variable.
-    std::string Its = "its mask";
-    if (Site.Collective && !Site.Callee && Site.Mask) {
-      std::ostringstream M;
-      M << "its mask 0x" << std::hex << *Site.Mask;
-      Its = M.str();
-    }
-    auto Lanes = [](const std::vector<unsigned> &V) {
-      return (V.size() == 1 ? "lane " : "lanes ") + rangeList(V);
-    };
-    if (Extra)
-      OS << "is executed by " << Lanes(Bad.front().second) << Where
-         << ", which " << Its << " does not name";
-    else
-      OS << "is reached only by " << Lanes(ActiveLanes) << Where << "; "
-         << Lanes(Bad.front().second) << ", which " << Its
-         << " names, never arrive" << (Bad.front().second.size() == 1 ? "s" : "");
-    return OS.str();
-  }
-
-  /// For tile barriers with exact masks: the tiles that are only partly
-  /// active, described; empty when every tile is all in or all out.
-  std::string tileMismatch(const BarrierSite &Site,
-                           const std::vector<const BarrierEvent *> &Evs) {
-    unsigned T = Site.TileSize;
-    std::vector<std::vector<unsigned>> Partial;
-    unsigned First = 0, Reaching = 0;
-    for (const BarrierEvent *Ev : Evs)
-      for (unsigned Begin = 0; Begin < Ev->Active.size(); Begin += T) {
-        std::vector<unsigned> Ranks;
-        unsigned End = std::min<unsigned>(Begin + T, Ev->Active.size());
-        for (unsigned I = Begin; I < End; ++I)
-          if (Ev->Active[I])
-            Ranks.push_back(I - Begin);
-        if (Ranks.empty())
-          continue;
-        ++Reaching;
-        if (Ranks.size() == End - Begin)
-          continue;
-        if (Partial.empty())
-          First = Begin;
-        Partial.push_back(std::move(Ranks));
-      }
-    if (Partial.empty())
-      return {};
-    // "of each tile" only when several tiles reach it, all alike.
-    bool Same = Partial.size() == Reaching && Reaching > 1;
-    for (const auto &P : Partial)
-      Same = Same && P == Partial.front();
-    std::string Size = std::to_string(T);
-    return std::string("is reached only by ") +
-           (Partial.front().size() == 1 ? "thread " : "threads ") +
-           rangeList(Partial.front()) +
-           (Same ? " of each " + Size + "-thread tile"
-                 : " of the " + Size + "-thread tile starting at thread " +
-                       std::to_string(First)) +
-           "; the rest of the tile never arrives";
-  }
-
-  /// Whether the exact per-thread condition of \p Br is the same across each
-  /// aligned group of \p Size threads.
-  static bool uniformWithin(const UniformityValue &V, unsigned Size) {
-    if (!V.PerThread || Size == 0)
-      return false;
-    const LaneValue &L = *V.PerThread;
-    for (unsigned B = 0; B < L.size(); B += Size)
-      if (!L.isUniform(B, std::min(B + Size, L.size())))
-        return false;
-    return true;
   }
 
   /// A `thread_group`'s sync(), or a call whose barriers are all tile
@@ -1016,7 +397,7 @@ private:
       Exact = false;
 
     std::string Subject =
-        Site.Callee ? "the call to " + callName(cast<CallExpr>(Site.S)) +
+        Site.Callee ? "the call to " + callName(cast<CallExpr>(Site.S), K.Ctx) +
                           " executes " + Site.Name + " but"
                     : Site.Name;
     std::ostringstream Msg;
@@ -1041,7 +422,7 @@ private:
         return; // A computed mask: no claim.
       if (Exact) {
         bool Extra = false;
-        std::string Mismatch = laneMismatch(Site, Evs, Extra);
+        std::string Mismatch = laneMismatch(Site, Evs, geometry(), Extra);
         if (Mismatch.empty() || (Extra && shapeGuessed(Site)))
           return;
         Msg << Subject << " " << Mismatch
@@ -1053,7 +434,7 @@ private:
         if (!Site.Callee && Site.Mask != 0xffffffffu)
           return; // A partial mask under an unknown condition: no claim.
         Msg << Subject << " is reached only by "
-            << conditionWitness(Primary, Site, FU, /*Lanes=*/true)
+            << conditionWitness(Primary, Site, FU, /*Lanes=*/true, K.Ctx)
             << ", but every lane of the warp must reach it, "
             << (Site.Collective ? Undefined : "so the warp may hang");
       }
@@ -1066,7 +447,7 @@ private:
         UsedMask = true;
       } else {
         Msg << Subject << " is reached only by "
-            << conditionWitness(Primary, Site, FU, /*Lanes=*/false)
+            << conditionWitness(Primary, Site, FU, /*Lanes=*/false, K.Ctx)
             << ", but every thread of the " << Site.TileSize
             << "-thread tile must reach it, so the tile may hang";
       }
@@ -1078,7 +459,7 @@ private:
         UsedMask = true;
       } else {
         Msg << Subject << " is reached only by "
-            << conditionWitness(Primary, Site, FU, /*Lanes=*/false);
+            << conditionWitness(Primary, Site, FU, /*Lanes=*/false, K.Ctx);
       }
       Msg << "; the other threads " << skipText(Why) << ", "
           << consequence(Why, Site.Sc);
@@ -1128,7 +509,7 @@ private:
         }))
       return;
     bool Extra = false;
-    std::string Mismatch = laneMismatch(Site, Evs, Extra);
+    std::string Mismatch = laneMismatch(Site, Evs, geometry(), Extra);
     // Lanes the mask names but that never arrive are the branch case, which
     // needs a decider; with none, only lanes outside the mask are a finding.
     if (Mismatch.empty() || !Extra || shapeGuessed(Site))
@@ -1156,14 +537,6 @@ private:
   /// block size), so the extra lanes are the guess's, not the kernel's.
   bool shapeGuessed(const BarrierSite &Site) const {
     return Site.Collective && K.Trace.GeometryAssumed;
-  }
-
-  static std::vector<unsigned> maskLanes(uint32_t Mask) {
-    std::vector<unsigned> Lanes;
-    for (unsigned L = 0; L < 32; ++L)
-      if ((Mask >> L) & 1)
-        Lanes.push_back(L);
-    return Lanes;
   }
 
   /// The notes every finding carries: the call path to the barrier, the

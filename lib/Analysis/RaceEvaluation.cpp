@@ -1,0 +1,238 @@
+//===- RaceEvaluation.cpp - Every thread's offsets of an access -----------===//
+//
+// See RaceFinder.h. What is fixed about each site (its variable, the loops
+// walked symbolically its address depends on), and each access instance
+// evaluated in every thread of the block, with the unknowns bound: loop
+// iterations as pinned, everything else to generic values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RaceFinder.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace shmem {
+namespace race {
+
+namespace {
+
+InstanceKey keyOf(const SharedAccess &A) {
+  return {A.E, int(A.Kind), A.CallStack, A.LoopIterations};
+}
+
+} // namespace
+
+int64_t RaceFinder::generic(const SymbolInfo &I) {
+  auto [It, New] = Generic.try_emplace(I.key(), 0);
+  if (New)
+    It->second = GenericStep * int64_t(Generic.size());
+  return It->second;
+}
+
+const ParentMap &RaceFinder::parents(const FunctionDecl *F) {
+  auto &PM = Parents[F];
+  if (!PM)
+    PM = std::make_unique<ParentMap>(F->getBody());
+  return *PM;
+}
+
+const Stmt *RaceFinder::statementOf(const SharedAccess &A) {
+  const FunctionDecl *F = T.Kernel;
+  if (!A.CallStack.empty()) {
+    const FunctionDecl *Def = nullptr;
+    if (const FunctionDecl *FD = A.CallStack.back()->getDirectCallee())
+      FD->hasBody(Def);
+    F = Def;
+  }
+  if (!F || !F->getBody())
+    return A.E;
+  const ParentMap &PM = parents(F);
+  const Stmt *S = A.E;
+  while (const Stmt *P = PM.getParent(S)) {
+    if (!isa<Expr>(P))
+      break;
+    S = P;
+  }
+  return S;
+}
+
+bool RaceFinder::symbolicAt(const SharedAccess &A, const Stmt *L) {
+  for (unsigned P = 0; P < A.Loops.size(); ++P)
+    if (A.Loops[P] == L)
+      return A.LoopIterations[P] < 0;
+  return false;
+}
+
+void RaceFinder::computeFacts() {
+  for (unsigned S = 0; S < T.Symbols.size(); ++S)
+    if (T.Symbols.info(S).K == SymbolInfo::LoopIteration)
+      IterSymbol[T.Symbols.info(S).Loop] = S;
+  Facts.resize(BI.numSites());
+  Values.resize(BI.numSites());
+  for (unsigned S = 0; S < BI.numSites(); ++S) {
+    SiteFacts &F = Facts[S];
+    const SharedAccess &First = T.Accesses[BI.instances(S)[0]];
+    F.Base = First.Address.Base;
+    F.Dynamic = First.Address.DynamicShared;
+    F.Kind = First.Kind;
+    if (F.Kind == AccessKind::Store)
+      F.ConstantStored = constantStored(First);
+    std::set<const Stmt *> Dep;
+    for (unsigned I : BI.instances(S)) {
+      const SharedAccess &A = T.Accesses[I];
+      std::vector<SymbolId> Syms = A.Address.Offset.symbols();
+      if (A.Stored) {
+        std::vector<SymbolId> SS = A.Stored->symbols();
+        Syms.insert(Syms.end(), SS.begin(), SS.end());
+      }
+      bool NonAffine = !A.Address.Offset.isAffine();
+      for (SymbolId Sym : Syms) {
+        const SymbolInfo &Info = T.Symbols.info(Sym);
+        if (Info.Loop) {
+          // The iteration unknown, or a variable the loop steps.
+          if (symbolicAt(A, Info.Loop)) {
+            Dep.insert(Info.Loop);
+            F.NeedsWalk |= NonAffine;
+          }
+          continue;
+        }
+        if (!Info.Scope)
+          continue;
+        // Made inside a loop body: may differ in every iteration of that
+        // loop and of the loops around it. Only a re-walk knows how.
+        for (unsigned P = 0; P < A.Loops.size(); ++P) {
+          if (A.LoopIterations[P] < 0) {
+            Dep.insert(A.Loops[P]);
+            F.NeedsWalk = true;
+          }
+          if (A.Loops[P] == Info.Scope)
+            break;
+        }
+      }
+    }
+    F.DepLoops.assign(Dep.begin(), Dep.end());
+  }
+}
+
+PinnedTrace *RaceFinder::pinned(const Assignment &Asg) {
+  auto It = Pinned.find(Asg);
+  if (It != Pinned.end())
+    return It->second.get();
+  if (Pinned.size() >= MaxPinnedWalks)
+    return nullptr;
+  IterationPins Pins;
+  for (const auto &KV : Asg)
+    Pins.Loops[KV.first] = KV.second;
+  auto P = std::make_unique<PinnedTrace>();
+  P->T = traceKernel(Ctx, T.Kernel, T.Geometry, Opts, nullptr, &Pins);
+  for (unsigned I = 0; I < P->T.Accesses.size(); ++I)
+    P->Index.try_emplace(keyOf(P->T.Accesses[I]), I);
+  return (Pinned[Asg] = std::move(P)).get();
+}
+
+std::string RaceFinder::describeUnknown(const LaneValue &V,
+                                        const SymbolTable &ST) {
+  if (V.isUnknown())
+    return V.reason();
+  std::string S = "its address depends non-linearly on ";
+  bool First = true;
+  for (SymbolId Sym : V.needs()) {
+    S += (First ? "'" : ", '") + ST.info(Sym).Name + "'";
+    First = false;
+  }
+  return First ? "its address is not modelled" : S;
+}
+
+const Eval &RaceFinder::eval(unsigned Instance, const Assignment &Asg) {
+  auto Key = std::make_pair(Instance, Asg);
+  auto It = Evals.find(Key);
+  if (It != Evals.end())
+    return It->second;
+  Eval &E = Evals[Key];
+  if (Asg.empty())
+    ++PlainEvals[BI.siteOf(Instance)];
+  const SharedAccess *A = &T.Accesses[Instance];
+  const SymbolTable *ST = &T.Symbols;
+  const SiteFacts &F = Facts[BI.siteOf(Instance)];
+  bool Walked = F.NeedsWalk && !Asg.empty();
+  if (Walked) {
+    PinnedTrace *P = pinned(Asg);
+    if (!P) {
+      E.S = Eval::Unknown;
+      E.Reason = "too many iterations to re-evaluate";
+      return E;
+    }
+    auto PI = P->Index.find(keyOf(*A));
+    if (PI == P->Index.end()) {
+      E.S = Eval::Missing; // No thread runs it in that iteration.
+      return E;
+    }
+    A = &P->T.Accesses[PI->second];
+    ST = &P->T.Symbols;
+  }
+  E.Width = A->Width;
+  E.Active = A->Active;
+  E.ActiveApprox = A->ActiveApprox;
+  const LaneValue &Off = A->Address.Offset;
+  if (!Off.isAffine()) {
+    E.S = Eval::Unknown;
+    E.Reason = describeUnknown(Off, *ST);
+    if (Off.isUnknown() && Off.residueModulus()) {
+      E.Mod = Off.residueModulus();
+      E.Res = Off.constants().toVector();
+    }
+    return E;
+  }
+  // Bind the unknowns: pinned iterations, then generic values.
+  auto Bind = [&](const LaneValue &V) {
+    SymbolBinding B;
+    for (SymbolId Sym : V.symbols()) {
+      const SymbolInfo &Info = ST->info(Sym);
+      std::optional<int64_t> K;
+      if (Info.Loop && !Walked)
+        for (const auto &KV : Asg)
+          if (KV.first == Info.Loop)
+            K = KV.second;
+      if (K && Info.K == SymbolInfo::LoopIteration)
+        B[Sym] = *K;
+      else if (K && Info.Values && *K < int64_t(Info.Values->size()))
+        B[Sym] = (*Info.Values)[*K];
+      else if (K)
+        B[Sym] = generic(Info) + *K * IterationSpread;
+      else
+        B[Sym] = generic(Info);
+    }
+    return B;
+  };
+  SymbolBinding B = Bind(Off);
+  E.Off.assign(N, 0);
+  for (unsigned Th = 0; Th < N; ++Th) {
+    if (!E.Active[Th])
+      continue;
+    int64_t O = Off.evaluate(Th, B);
+    E.Off[Th] = O;
+    while (E.Align > 1 && O % E.Align)
+      E.Align /= 2;
+    E.Min = std::min(E.Min, O);
+    E.Max = std::max(E.Max, O);
+    ++E.Count;
+  }
+  if (A->Stored && A->Stored->isAffine()) {
+    SymbolBinding SB = Bind(*A->Stored);
+    E.Stored.assign(N, 0);
+    E.StoredKnown.assign(N, 0);
+    for (unsigned Th = 0; Th < N; ++Th)
+      if (E.Active[Th]) {
+        E.Stored[Th] = A->Stored->evaluate(Th, SB);
+        E.StoredKnown[Th] = 1;
+      }
+  }
+  if (E.Count == 0)
+    E.S = Eval::Missing;
+  return E;
+}
+
+} // namespace race
+} // namespace shmem

@@ -1,0 +1,377 @@
+//===- RaceFinder.h - State of one kernel shape's race search ---*- C++ -*-===//
+//
+// Private to the race analysis (RaceAnalysis.h). RaceFinder holds what one
+// kernel trace's race search knows; its methods are in one file per job:
+//  - RaceAnalysis.cpp: the search over pairs of sites, its pruning, and the
+//    grouping of reports into findings;
+//  - RaceEvaluation.cpp: the facts fixed about each site and every
+//    thread's byte offsets of an access instance, re-walking the kernel
+//    with loop iterations pinned where the address needs it;
+//  - RaceOrdering.cpp: which loop iterations and which lanes of a warp the
+//    barrier intervals let two accesses meet in, and which side of a
+//    witness is the later one;
+//  - RaceWitness.cpp: the scan of one pair of sites for two threads whose
+//    byte ranges overlap;
+//  - RaceEvidence.cpp: what makes a collision benign (the same value
+//    stored or read back) and what a data-dependent address must show to
+//    be claimed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_RACEFINDER_H
+#define SHMEM_LINT_ANALYSIS_RACEFINDER_H
+
+#include "RaceAnalysis.h"
+
+#include "BarrierIntervals.h"
+#include "Uniformity.h"
+
+#include "clang/AST/ParentMap.h"
+
+#include <climits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace shmem {
+namespace race {
+
+using clang::ASTContext;
+using clang::CallExpr;
+using clang::Expr;
+using clang::FunctionDecl;
+using clang::ParentMap;
+using clang::Stmt;
+using clang::ValueDecl;
+
+/// Unknowns other than loop iterations (kernel parameters, blockIdx, values
+/// loaded from uniform addresses) take the same value on both sides of a
+/// pair: a large one, a different one per unknown, so that no two threads
+/// collide by the accident of an unknown being 0. A race that needs a
+/// particular value of a parameter is not claimed.
+constexpr int64_t GenericStep = int64_t(1) << 24;
+/// A variable a loop changes in ways the walker could not follow has an
+/// unrelated value in another iteration: keep iterations far apart.
+constexpr int64_t IterationSpread = int64_t(1) << 36;
+/// Iterations tried for a loop walked symbolically: the first
+/// MaxKnownIterations when the trip count is known (a loop too long to
+/// unroll), else the first WindowIterations + 1 (enough for `k & 1`, `k % 4`
+/// and a next iteration).
+constexpr unsigned MaxKnownIterations = 8;
+constexpr unsigned WindowIterations = 4;
+/// Bounds on the work for one kernel shape.
+constexpr unsigned MaxScansPerPair = 4096;
+constexpr uint64_t MaxProbesPerKernel = uint64_t(64) << 20;
+constexpr unsigned MaxPinnedWalks = 48;
+constexpr int64_t MaxFlatSpan = int64_t(1) << 20;
+constexpr unsigned MaxCachedTables = 4096;
+
+/// Iterations of loops walked symbolically, by loop statement.
+using Assignment = std::vector<std::pair<const Stmt *, int64_t>>;
+
+/// An instance evaluated for every thread of the block.
+struct Eval {
+  enum Status { Ok, Missing, Unknown } S = Ok;
+  std::string Reason;
+  std::vector<int64_t> Off;
+  std::vector<char> Active;
+  bool ActiveApprox = false;
+  std::vector<int64_t> Stored;
+  std::vector<char> StoredKnown;
+  int64_t Min = INT64_MAX, Max = INT64_MIN;
+  unsigned Count = 0;
+  unsigned Width = 4;
+  /// The largest power of two (up to 16) dividing every active offset.
+  int64_t Align = 16;
+  /// For an Unknown address known modulo Mod (LaneValue::residueModulus()):
+  /// each thread's offset modulo Mod.
+  int64_t Mod = 0;
+  std::vector<int64_t> Res;
+};
+
+/// The threads of one evaluated access by granule of bytes (hashed byte
+/// ranges): for each granule the first thread touching it, the first from
+/// another warp and a second one from the first one's warp, which is all a
+/// probe needs to find a partner other than itself, in or out of its warp.
+struct GranuleTable {
+  struct Slot {
+    int32_t T1 = -1, T2 = -1, T3 = -1;
+  };
+  int64_t Gr = 1, Lo = 0, Hi = -1;
+  bool Flat = true;
+  std::vector<Slot> FlatSlots;
+  std::unordered_map<int64_t, Slot> HashSlots;
+
+  static int64_t floorDiv(int64_t X, int64_t D) {
+    return X >= 0 ? X / D : -((-X + D - 1) / D);
+  }
+  const Slot *at(int64_t J) const {
+    if (Flat)
+      return J < Lo || J > Hi ? nullptr : &FlatSlots[J - Lo];
+    auto It = HashSlots.find(J);
+    return It == HashSlots.end() ? nullptr : &It->second;
+  }
+};
+
+using InstanceKey = std::tuple<const Expr *, int, std::vector<const CallExpr *>,
+                               std::vector<int>>;
+
+/// A re-walk of the kernel with some symbolic loops pinned.
+struct PinnedTrace {
+  KernelTrace T;
+  std::map<InstanceKey, unsigned> Index;
+};
+
+/// What is fixed about a site for the whole analysis.
+struct SiteFacts {
+  const ValueDecl *Base = nullptr;
+  bool Dynamic = false;
+  AccessKind Kind = AccessKind::Load;
+  /// Loops walked symbolically whose iteration the address (or stored
+  /// value) depends on.
+  std::vector<const Stmt *> DepLoops;
+  /// Evaluating an iteration needs a pinned re-walk (the dependence is not
+  /// an affine term of the iteration unknown).
+  bool NeedsWalk = false;
+  /// For stores of a constant (`flag = 1.0f`): the constant, spelled.
+  std::optional<std::string> ConstantStored;
+};
+
+/// What the uniformity analysis says of a site, asked on first need.
+struct SiteValues {
+  bool Known = false;
+  /// For `x = v`: which threads storing in one instance agree on v: the
+  /// lane offsets and whether lane l holds one value in every warp
+  /// (UniformityValue::laneXor(), warpInvariant()).
+  uint32_t StoredLaneXor = 1;
+  bool StoredWarpInvariant = false;
+  /// How widely they agree on the address.
+  UniformityLevel Address = UniformityLevel::Varying;
+};
+
+/// The iterations of one side of a combination, by global loop index
+/// (BarrierIntervals::loop), -1 where not fixed.
+using SideIters = std::map<unsigned, int64_t>;
+
+struct Witness {
+  bool Found = false;
+  unsigned TA = 0, TB = 0;
+  unsigned IA = 0, IB = 0;
+  Assignment AsgA, AsgB;
+  int64_t OffA = 0, OffB = 0;
+  const Concurrency *Alt = nullptr;
+};
+
+class RaceFinder {
+public:
+  RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
+             RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs)
+      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), BI(Ctx, T, Graphs),
+        G(T.Geometry), N(G.threads()), WS(G.warpSize()) {}
+
+  void run();
+
+private:
+  ASTContext &Ctx;
+  const KernelTrace &T;
+  const AnalysisOptions &Opts;
+  RaceHandler &H;
+  RaceSearch &Search;
+  BarrierIntervals BI;
+  const ThreadGeometry &G;
+  unsigned N, WS;
+
+  std::vector<SiteFacts> Facts;
+  std::vector<SiteValues> Values;
+  /// The one authority on which threads agree on a value (Uniformity.h),
+  /// built when a pair first needs it.
+  std::unique_ptr<UniformityAnalysis> UA;
+  std::map<const Stmt *, SymbolId> IterSymbol;
+  std::map<SymbolKey, int64_t> Generic;
+  std::map<Assignment, std::unique_ptr<PinnedTrace>> Pinned;
+  std::map<std::pair<unsigned, Assignment>, Eval> Evals;
+  std::map<std::tuple<std::vector<bool>, unsigned, unsigned>,
+           std::vector<Concurrency>>
+      WarpAlts;
+  std::map<const FunctionDecl *, std::unique_ptr<ParentMap>> Parents;
+  uint64_t Probes = 0;
+
+  struct Pending {
+    RaceReport R;
+    unsigned Rank; // 0: race, 1: benign, 2: possible.
+  };
+
+  /// Per site: its instances evaluated with no symbolic iteration pinned.
+  std::vector<unsigned> PlainEvals;
+  /// Per site: the statement its accesses are part of (findings are
+  /// grouped by statement).
+  std::vector<const Stmt *> SiteStatement;
+
+  // The grouping of reports into findings (see run()) ----------------------
+
+  /// Statements already part of a finding, groups already reported.
+  std::set<const Stmt *> Named;
+  std::set<const void *> Groups;
+  /// Per group: some report in it has threads of two warps.
+  std::map<const void *, bool> GroupCrossWarp;
+  struct Finding {
+    RaceReport R;
+    const void *Group;
+  };
+  std::vector<Finding> Findings;
+
+  const void *groupOf(const RaceReport &R) const {
+    if (R.CarriedBy)
+      return R.CarriedBy;
+    return T.Accesses[R.Earlier.Access].E;
+  }
+  bool counts(const RaceReport &R) const {
+    return R.K != RaceReport::Benign || Opts.ReportBenign;
+  }
+  /// One report, in the order findings are chosen: a new finding unless it
+  /// joins one already made.
+  void consider(const RaceReport &R);
+
+  // Facts -----------------------------------------------------------------
+
+  int64_t generic(const SymbolInfo &I);
+
+  const ParentMap &parents(const FunctionDecl *F);
+
+  /// `x = <constant>`: the constant, so stores of one float literal by
+  /// every thread are recognised as storing the same value.
+  std::optional<std::string> constantStored(const SharedAccess &A);
+
+  /// The uniformity of site \p S's stored value and address, in the
+  /// calling context the walker reached it in.
+  const SiteValues &values(unsigned S);
+
+  /// Every loop around both accesses of \p C is in the same iteration for
+  /// the two threads: they run the same instance of what is in both.
+  static bool sameIteration(const Concurrency &C);
+
+  /// Threads \p TA and \p TB agree on the value site \p S stores: lanes of
+  /// one warp the value is symmetric under, or of two warps when it is
+  /// warp-invariant too (a block-uniform value: any two threads).
+  bool agree(unsigned S, unsigned TA, unsigned TB);
+
+  /// The statement an access is part of (`s[i] += s[i + 1];`), for
+  /// grouping findings.
+  const Stmt *statementOf(const SharedAccess &A);
+
+  static bool symbolicAt(const SharedAccess &A, const Stmt *L);
+
+  void computeFacts();
+
+  // Evaluation --------------------------------------------------------------
+
+  PinnedTrace *pinned(const Assignment &Asg);
+
+  static bool isDataDependent(llvm::StringRef Reason);
+
+  static std::string describeUnknown(const LaneValue &V,
+                                     const SymbolTable &ST);
+
+  const Eval &eval(unsigned Instance, const Assignment &Asg);
+
+  // Combinations ------------------------------------------------------------
+
+  int globalLoop(unsigned Site, const Stmt *L) const;
+
+  SideIters unrolledIters(unsigned Site, unsigned Instance) const;
+
+  SideIters withSymbolic(SideIters S, unsigned Site, const Assignment &Asg);
+
+  static bool admits(const Concurrency &C, const SideIters &A,
+                     const SideIters &B);
+
+  std::vector<int64_t> iterationsOf(const Stmt *L) const;
+
+  /// The symbolic iterations to try for sites \p SA and \p SB under \p C.
+  std::vector<std::pair<Assignment, Assignment>>
+  symbolicCombos(const Concurrency &C, unsigned SA, unsigned SB);
+
+  // Warps --------------------------------------------------------------------
+
+  /// Whether __syncwarp() site \p W orders threads \p TA and \p TB.
+  bool covers(unsigned W, unsigned TA, unsigned TB) const;
+
+  /// Threads \p TA, \p TB of one warp: ordered by a __syncwarp() between
+  /// them in this combination of iterations?
+  bool orderedInWarp(unsigned SA, unsigned SB, const SideIters &IA,
+                     const SideIters &IB, unsigned TA, unsigned TB);
+
+  // Scanning -----------------------------------------------------------------
+
+  std::map<std::pair<const Eval *, int64_t>, std::unique_ptr<GranuleTable>>
+      Tables;
+
+  /// The granule table of \p E, cached (each access meets many others).
+  const GranuleTable &table(const Eval &E, int64_t Gr,
+                            std::unique_ptr<GranuleTable> &Scratch);
+
+  struct PairScan {
+    Witness Race, CrossRace, Benign;
+    unsigned Scans = 0;
+    bool Possible = false;
+    std::string PossibleReason;
+    unsigned PossibleA = 0, PossibleB = 0;
+  };
+
+  /// Threads \p TA (at site SA, instance IA) and \p TB (SB, IB) store the
+  /// same value: the walker's values say so, or one constant, or they run
+  /// one instance of one store whose value the uniformity analysis finds
+  /// the same in both (block-uniform, or warp-uniform and one warp).
+  bool sameStoredValue(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
+                       const Assignment &AsgA, const Assignment &AsgB,
+                       const Concurrency &C, const Eval &EA, const Eval &EB,
+                       unsigned TA, unsigned TB);
+
+  /// Thread \p Reader loads bytes it stored itself earlier in the same
+  /// instance (site \p SS, instance \p IS, evaluated \p ES), a value every
+  /// thread that stores there in that instance agrees on with \p Writer:
+  /// whichever store it sees, it reads that value (every thread storing one
+  /// pointer and reading it back).
+  bool readsOwnSameValue(unsigned SS, unsigned IS, const Eval &ES,
+                         unsigned IL, const Eval &EL, const Concurrency &C,
+                         unsigned Writer, unsigned Reader);
+
+  void scan(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
+            const Assignment &AsgA, const Assignment &AsgB,
+            const Concurrency &C, const Eval &EA, const Eval &EB,
+            PairScan &Out);
+
+  /// Two data-dependent addresses known modulo M1 and M2 (`s[data * 64 +
+  /// tid]`): whatever the data, the offsets of threads t and u differ by
+  /// res(u) - res(t) modulo gcd(M1, M2), so their byte ranges can only meet
+  /// when that residue is within the widths. True when no two different
+  /// threads can meet: each thread stays in a column of its own.
+  bool residuesSeparate(const Eval &EA, const Eval &EB) const;
+
+  // Pairs --------------------------------------------------------------------
+
+  bool mayAlias(unsigned SA, unsigned SB) const;
+
+  std::optional<Pending> analysePair(unsigned SA, unsigned SB);
+
+  std::optional<Pending> reportPossible(unsigned SA, unsigned SB,
+                                        const PairScan &PS);
+
+  /// Store site \p S at a data-dependent index that the uniformity analysis
+  /// finds the same in every thread of the block (or of a warp): two
+  /// threads that run one instance write one element.
+  std::optional<Pending> uniformIndex(unsigned S, const PairScan &PS);
+
+  /// Which side of a witness is later, and across which loop iteration.
+  RaceReport makeReport(unsigned SA, unsigned SB, const Witness &W);
+};
+
+} // namespace race
+} // namespace shmem
+
+#endif

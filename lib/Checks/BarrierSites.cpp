@@ -1,0 +1,179 @@
+//===- BarrierSites.cpp - The barriers statements and calls run -----------===//
+//
+// See BarrierSites.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BarrierSites.h"
+
+#include "Analysis/KernelTrace.h"
+#include "Analysis/Program/CallContexts.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace shmem {
+namespace divergent {
+
+using cuda::calleeName;
+
+Scope scopeOf(cuda::SyncScope S) {
+  switch (S) {
+  case cuda::SyncScope::Grid:
+    return Scope::Grid;
+  case cuda::SyncScope::Counted:
+    return Scope::Counted;
+  case cuda::SyncScope::Warp:
+  case cuda::SyncScope::Coalesced:
+    return Scope::Warp;
+  case cuda::SyncScope::Tile:
+    return Scope::Tile;
+  case cuda::SyncScope::Group:
+    return Scope::Group;
+  case cuda::SyncScope::Block:
+    break;
+  }
+  return Scope::Block;
+}
+
+std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid())
+    return {};
+  bool Invalid = false;
+  StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid || T.empty() || T.size() > Max || T.contains('\n'))
+    return {};
+  return T.str();
+}
+
+std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+bool isCoalescedSync(const CallExpr *Call) {
+  auto B = cuda::barrierOf(Call);
+  return B && B->Scope == cuda::SyncScope::Coalesced;
+}
+
+std::optional<BarrierSite> barrierCall(const CallExpr *Call,
+                                       const FunctionUniformity &FU,
+                                       const ASTContext &Ctx) {
+  auto Kind = cuda::barrierOf(Call);
+  if (!Kind || Kind->Scope == cuda::SyncScope::Coalesced)
+    return std::nullopt;
+  BarrierSite B;
+  B.S = Call;
+  B.Name = text(Call, Ctx, 40);
+  if (B.Name.empty())
+    B.Name = calleeName(Call) + "()";
+  B.Sc = scopeOf(Kind->Scope);
+  B.TileSize = Kind->TileSize;
+  if (B.Sc == Scope::Warp) {
+    const Expr *Mask = Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
+    if (!Mask || isa<CXXDefaultArgExpr>(Mask)) {
+      B.Mask = 0xffffffffu;
+    } else if (auto C = constantOf(Mask, Ctx)) {
+      B.Mask = uint32_t(*C);
+    } else if (const UniformityValue *V = FU.value(Mask);
+               V && V->PerThread) {
+      if (auto C = V->PerThread->asConstant())
+        B.Mask = uint32_t(*C);
+    }
+  }
+  return B;
+}
+
+std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
+  auto A = cuda::asmBarrierOf(Asm);
+  if (!A)
+    return std::nullopt;
+  BarrierSite B;
+  B.S = Asm;
+  B.Name = "inline asm '" + A->Mnemonic + "'";
+  B.Sc = A->Counted ? Scope::Counted : Scope::Block;
+  return B;
+}
+
+bool isMaskedCollective(const CallExpr *Call) {
+  auto C = cuda::collectiveOf(Call);
+  return C && C->Sync && Call->getNumArgs() > 0;
+}
+
+class ContentFinder::Visitor : public RecursiveASTVisitor<Visitor> {
+public:
+  Visitor(ContentFinder &CF, BarrierContent &Out) : CF(CF), Out(Out) {}
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isCoalescedSync(Call))
+      return true;
+    if (auto K = barrierKindOf(Call)) {
+      auto &Path = *K == BarrierKind::Block ? Out.BlockPath : Out.WarpPath;
+      if (Path.empty())
+        Path.push_back(Call);
+      return true;
+    }
+    if (isMaskedCollective(Call)) {
+      if (Out.CollectivePath.empty())
+        Out.CollectivePath.push_back(Call);
+      return true;
+    }
+    if (const FunctionDecl *Def = definition(Call, CF.Ctx)) {
+      const BarrierContent &Sub = CF.of(Def);
+      auto Take = [&](std::vector<const Stmt *> &Path,
+                      const std::vector<const Stmt *> &From) {
+        if (Path.empty() && !From.empty()) {
+          Path.push_back(Call);
+          Path.insert(Path.end(), From.begin(), From.end());
+        }
+      };
+      Take(Out.BlockPath, Sub.BlockPath);
+      Take(Out.CountedPath, Sub.CountedPath);
+      Take(Out.WarpPath, Sub.WarpPath);
+      Take(Out.CollectivePath, Sub.CollectivePath);
+    }
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    if (auto B = barrierAsm(Asm)) {
+      auto &Path = B->Sc == Scope::Counted ? Out.CountedPath : Out.BlockPath;
+      if (Path.empty())
+        Path.push_back(Asm);
+    }
+    return true;
+  }
+
+private:
+  ContentFinder &CF;
+  BarrierContent &Out;
+};
+
+const BarrierContent &ContentFinder::of(const FunctionDecl *F) {
+  auto It = Memo.find(F);
+  if (It != Memo.end())
+    return It->second;
+  Memo[F]; // Empty while in progress: cuts recursion.
+  BarrierContent Found;
+  Visitor V(*this, Found);
+  V.TraverseStmt(F->getBody());
+  return Memo[F] = std::move(Found);
+}
+
+const FunctionDecl *ContentFinder::definition(const CallExpr *Call,
+                                              const ASTContext &Ctx) {
+  return followedCallee(Call, Ctx);
+}
+
+} // namespace divergent
+} // namespace shmem
