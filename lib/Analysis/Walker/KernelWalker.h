@@ -419,11 +419,10 @@ private:
   /// may hold a swizzle term.
   void columnTerms(const Expr *C, TileIndex &TI);
 
-  /// TileIndex is read by the layout check and by the bank check's padding
-  /// what-if (2-D arrays).
+  /// Whether the walk describes how accesses index their tiles
+  /// (AnalysisOptions::Facts).
   bool wantTileIndex() const {
-    return Opts.enabled(CheckKind::LayoutMismatch) ||
-           Opts.enabled(CheckKind::BankConflict);
+    return Opts.Facts.TileRows || Opts.Facts.TileFormulas;
   }
 
   /// The value of the index \p E of an array subscript evaluated for the

@@ -184,11 +184,11 @@ TileIndex KernelWalker::tileIndex(const Expr *E, const PointerValue &P) {
       TI.Pitch += Pad->PadElems;
     TI.Row = indexValue(Inner->getIdx());
     TI.Col = indexValue(ColE);
-    if (Opts.enabled(CheckKind::LayoutMismatch))
+    if (Opts.Facts.TileFormulas)
       columnTerms(ColE, TI);
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
-    // Flattened tiles are described for the layout check only.
-    if (!Opts.enabled(CheckKind::LayoutMismatch))
+    // Flattened tiles are described with the formulas only.
+    if (!Opts.Facts.TileFormulas)
       return TI;
     const auto *Arr = dyn_cast<VarDecl>(DRE->getDecl());
     if (!Arr || Arr != P.Base)
@@ -225,7 +225,7 @@ TileIndex KernelWalker::tileIndex(const Expr *E, const PointerValue &P) {
     return TI;
   }
   TI.Valid = TI.Row.isAffine() && TI.Col.isAffine();
-  if (Opts.enabled(CheckKind::LayoutMismatch))
+  if (Opts.Facts.TileFormulas)
     TI.Text = exprText(E);
   return TI;
 }
