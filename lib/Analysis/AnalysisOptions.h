@@ -50,6 +50,18 @@ struct AnalysisOptions {
   /// SARIF, JSON and --verbose outputs show them; clang-tidy and the
   /// compiler plugin print messages and notes only and turn this off.
   bool Pictures = true;
+  /// The facts a walk records beyond accesses, barriers and collectives.
+  /// Not a front-end option: runChecks sets it from the enabled checks
+  /// (the checks that read a fact ask for it), so the walker itself names
+  /// no check. Everything by default, for analyses run without runChecks.
+  struct TraceFacts {
+    /// TileIndex of element accesses to 2-D shared arrays: row, column
+    /// and pitch (the bank check's padding what-if, the layout check).
+    bool TileRows = true;
+    /// Also flattened tiles, the operands of a swizzled column and the
+    /// index's source text (the layout check).
+    bool TileFormulas = true;
+  } Facts;
 
   std::bitset<NumCheckKinds> Enabled;
   bool enabled(CheckKind K) const {

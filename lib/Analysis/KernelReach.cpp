@@ -1,7 +1,7 @@
 //===- KernelReach.cpp - What a kernel's code can reach -------------------===//
 //
 // KernelReach::reachesSharedOrBarrier(): a scan of the AST, no evaluation.
-// It must over-approximate the walk (KernelWalker.cpp), which records a
+// It must over-approximate the walk (Walker/), which records a
 // shared access only through a `__shared__` variable it reaches by name, a
 // barrier or warp collective only at a call CudaModel names
 // (cuda::barrierOf, cuda::collectiveOf) or in inline assembly, and follows

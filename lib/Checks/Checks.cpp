@@ -87,8 +87,19 @@ FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail) {
   return {K.Kernel->getLocation(), S};
 }
 
-RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
+/// \p Given with the walk asked for the facts the enabled checks read
+/// (AnalysisOptions::Facts): the walker records only those.
+static AnalysisOptions withTraceFacts(const AnalysisOptions &Given) {
+  AnalysisOptions O = Given;
+  bool Layout = O.enabled(CheckKind::LayoutMismatch);
+  O.Facts.TileRows = Layout || O.enabled(CheckKind::BankConflict);
+  O.Facts.TileFormulas = Layout;
+  return O;
+}
+
+RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
                    FindingSink &FrontEnd) {
+  const AnalysisOptions Opts = withTraceFacts(Given);
   RunStats Stats;
   OncePerLocation Sink;
   if (!Ctx.getLangOpts().CUDA)

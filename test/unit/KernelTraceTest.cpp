@@ -173,3 +173,54 @@ __global__ void k(const int *in, int p, int q) {
   EXPECT_FALSE(A == B) << "two assignments share one unknown";
   ASSERT_TRUE(T.Accesses[0].ActiveApprox);
 }
+
+// The walk records the optional facts it is asked for (AnalysisOptions::
+// Facts, which runChecks derives from the enabled checks) and no others:
+// the walker itself names no check.
+TEST(KernelTraceTest, RecordsTheTileFactsItIsAskedFor) {
+  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(R"(
+__global__ void k() {
+  __shared__ float t[32][32];
+  __shared__ float f[1024];
+  int tid = __nvvm_read_ptx_sreg_tid_x();
+  t[tid][(tid + 1) % 32] = 1.0f;
+  f[tid * 32 + 5] = 2.0f;
+}
+)");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *K = test::lastKernel(Ctx);
+  ASSERT_TRUE(K);
+  auto Walk = [&](bool Rows, bool Formulas) {
+    AnalysisOptions Opts;
+    Opts.Facts.TileRows = Rows;
+    Opts.Facts.TileFormulas = Formulas;
+    KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}), Opts);
+    EXPECT_EQ(T.Accesses.size(), 2u);
+    return T;
+  };
+  // Everything: both tiles described, with their formulas.
+  KernelTrace All = Walk(true, true);
+  ASSERT_EQ(All.Accesses.size(), 2u);
+  EXPECT_TRUE(All.Accesses[0].Tile.Valid);
+  EXPECT_TRUE(All.Accesses[0].Tile.TwoD);
+  EXPECT_EQ(All.Accesses[0].Tile.Pitch, 32);
+  EXPECT_TRUE(All.Accesses[0].Tile.HasColTerms);
+  EXPECT_FALSE(All.Accesses[0].Tile.Text.empty());
+  EXPECT_TRUE(All.Accesses[1].Tile.Valid);
+  EXPECT_EQ(All.Accesses[1].Tile.Pitch, 32);
+  // Rows only: the 2-D tile's row, column and pitch, no formulas, and no
+  // flattened tile.
+  KernelTrace Rows = Walk(true, false);
+  ASSERT_EQ(Rows.Accesses.size(), 2u);
+  EXPECT_TRUE(Rows.Accesses[0].Tile.Valid);
+  EXPECT_EQ(Rows.Accesses[0].Tile.Pitch, 32);
+  EXPECT_FALSE(Rows.Accesses[0].Tile.HasColTerms);
+  EXPECT_TRUE(Rows.Accesses[0].Tile.Text.empty());
+  EXPECT_FALSE(Rows.Accesses[1].Tile.Valid);
+  // Nothing asked: no tile described.
+  KernelTrace None = Walk(false, false);
+  ASSERT_EQ(None.Accesses.size(), 2u);
+  EXPECT_FALSE(None.Accesses[0].Tile.Valid);
+  EXPECT_FALSE(None.Accesses[1].Tile.Valid);
+}

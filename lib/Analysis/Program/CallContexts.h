@@ -2,7 +2,7 @@
 //
 // One rule for what a call reaches and whether it is followed, read by
 // every analysis that joins a callee into its caller: the walker inlines
-// the callee at the call site (KernelWalker.cpp), uniformity analyses it
+// the callee at the call site (Walker/Calls.cpp), uniformity analyses it
 // with the caller's argument levels (Uniformity.cpp), barrier intervals
 // join its CFG at the call (BarrierIntervals.cpp), and the reach scan
 // (KernelReach.cpp) looks into it. A lambda's or a functor's `operator()`

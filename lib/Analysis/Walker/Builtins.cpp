@@ -1,0 +1,203 @@
+//===- Walker/Builtins.cpp - CUDA builtins as values ----------------------===//
+//
+// The CUDA vocabulary as values: threadIdx, blockDim, blockIdx, gridDim and
+// the NVVM special registers they lower to, and cooperative-groups objects
+// (which group a variable holds, its size and thread rank).
+//
+// See KernelWalker.h for the walker as a whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelWalker.h"
+
+#include <cstring>
+
+namespace shmem {
+namespace walker {
+
+std::optional<LaneValue>
+KernelWalker::builtinVar(StringRef Var, StringRef Field, const void *Key) {
+  unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
+  if (Axis == 3)
+    return std::nullopt;
+  if (Var == "threadIdx")
+    return G.threadIdx(Axis);
+  if (Var == "blockDim")
+    return G.blockDim(Axis);
+  if (Var == "blockIdx")
+    return symbolValue(T.Symbols.get(&BuiltinSymbolKey, 10 + Axis,
+                                     SymbolInfo::BlockIndex,
+                                     ("blockIdx." + Field).str()));
+  if (Var == "gridDim")
+    return symbolValue(T.Symbols.get(&BuiltinSymbolKey, 20 + Axis,
+                                     SymbolInfo::GridSize,
+                                     ("gridDim." + Field).str()));
+  return std::nullopt;
+}
+
+std::optional<LaneValue> KernelWalker::nvvmSreg(StringRef Name) {
+  static const struct {
+    const char *Prefix;
+    const char *Var;
+  } Map[] = {{"__nvvm_read_ptx_sreg_tid_", "threadIdx"},
+             {"__nvvm_read_ptx_sreg_ntid_", "blockDim"},
+             {"__nvvm_read_ptx_sreg_ctaid_", "blockIdx"},
+             {"__nvvm_read_ptx_sreg_nctaid_", "gridDim"}};
+  for (const auto &M : Map)
+    if (Name.starts_with(M.Prefix))
+      return builtinVar(M.Var, Name.drop_front(strlen(M.Prefix)), nullptr);
+  if (Name == "__nvvm_read_ptx_sreg_laneid")
+    return G.laneId();
+  if (Name == "__nvvm_read_ptx_sreg_warpsize")
+    return constant(G.warpSize());
+  return std::nullopt;
+}
+
+const CXXRecordDecl *KernelWalker::groupClass(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getDeclName().isIdentifier() ||
+      RD->getQualifiedNameAsString().find("cooperative_groups::") ==
+          std::string::npos)
+    return nullptr;
+  return RD;
+}
+
+std::optional<unsigned> KernelWalker::groupOf(const Expr *E) {
+  for (;;) {
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E))
+      E = C->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+      E = W->getSubExpr();
+    else
+      break;
+  }
+  // The static type says it for the block and for a static-size tile.
+  if (const CXXRecordDecl *RD = groupClass(E->getType())) {
+    StringRef R = RD->getName();
+    if (R == "thread_block")
+      return 0u;
+    if (R == "thread_block_tile") {
+      if (unsigned Size = tileSizeOf(RD))
+        return Size;
+      return std::nullopt;
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = GroupHeld.find(V);
+      if (It != GroupHeld.end())
+        return It->second;
+    }
+    return std::nullopt;
+  }
+  // tiled_partition(parent, n): tiles of n consecutive threads of the
+  // parent, n a power of two up to 32, so a tile's rank is the block rank
+  // mod n whether the parent is the block or a larger tile.
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && Call->getNumArgs() == 2 &&
+      calleeName(Call) == "tiled_partition") {
+    std::optional<unsigned> Parent = groupOf(Call->getArg(0));
+    std::optional<int64_t> Size = uniformConstant(Call->getArg(1));
+    if (Parent && Size && *Size >= 1 && *Size <= 32 &&
+        (*Size & (*Size - 1)) == 0 && (*Parent == 0 || *Size <= *Parent))
+      return unsigned(*Size);
+  }
+  return std::nullopt;
+}
+
+void KernelWalker::holdGroup(const VarDecl *V, std::optional<unsigned> Group) {
+  if (Group)
+    GroupHeld[V] = *Group;
+  else
+    GroupHeld.erase(V);
+}
+
+const Expr *KernelWalker::calledObject(const CallExpr *Call) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  if (const auto *ME =
+          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+    return ME->getBase();
+  return nullptr;
+}
+
+std::optional<LaneValue>
+KernelWalker::cooperativeGroupsValue(const CallExpr *Call) {
+  // The group is the type of the object the method is called on: with the
+  // toolkit's headers thread_rank() is often a static member reached
+  // through `cta.thread_rank()` (a plain call with a member callee), and
+  // tile methods live in base classes whose names say nothing.
+  const Expr *Obj = calledObject(Call);
+  if (!Obj)
+    return std::nullopt;
+  QualType ObjType = Obj->getType();
+  if (ObjType->isPointerType())
+    ObjType = ObjType->getPointeeType();
+  const CXXRecordDecl *RD = groupClass(ObjType);
+  if (!RD)
+    return std::nullopt;
+  std::string R = RD->getName().str();
+  std::string M = calleeName(Call);
+  if (R == "thread_group") {
+    // Type-erased: the group it holds decides.
+    if (M != "thread_rank" && M != "size" && M != "num_threads")
+      return std::nullopt;
+    std::optional<unsigned> Held = groupOf(Obj);
+    if (!Held)
+      return unknown("the group a 'thread_group' holds is not known");
+    if (*Held == 0)
+      R = "thread_block";
+    else
+      return tileValue(M, *Held);
+  }
+  if (R == "thread_block") {
+    if (M == "thread_rank")
+      return G.linearId();
+    if (M == "size" || M == "num_threads")
+      return constant(G.threads());
+  }
+  if (R == "thread_block_tile") {
+    unsigned Size = tileSizeOf(RD);
+    if (Size == 0)
+      return std::nullopt;
+    return tileValue(M, Size);
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> KernelWalker::syncedTile(const CallExpr *Call) {
+  if (calleeName(Call) != "sync")
+    return std::nullopt;
+  const Expr *Obj = calledObject(Call);
+  if (!Obj && Call->getNumArgs() == 1)
+    Obj = Call->getArg(0);
+  const CXXRecordDecl *RD = Obj ? groupClass(Obj->getType()) : nullptr;
+  if (!RD ||
+      (RD->getName() != "thread_group" && RD->getName() != "thread_block_tile"))
+    return std::nullopt;
+  std::optional<unsigned> Held = groupOf(Obj);
+  if (Held && *Held > 0)
+    return Held;
+  return std::nullopt;
+}
+
+std::optional<LaneValue> KernelWalker::tileValue(StringRef M, unsigned Size) {
+  if (M == "thread_rank")
+    return LaneValue::apply(LaneValue::Op::Rem, G.linearId(), constant(Size));
+  if (M == "meta_group_rank")
+    return LaneValue::apply(LaneValue::Op::Div, G.linearId(), constant(Size));
+  if (M == "size" || M == "num_threads")
+    return constant(Size);
+  return std::nullopt;
+}
+
+} // namespace walker
+} // namespace shmem

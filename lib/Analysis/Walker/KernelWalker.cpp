@@ -1,0 +1,49 @@
+//===- Walker/KernelWalker.cpp - Interpret a kernel over a block ----------===//
+//
+// The entry point of the walker (traceKernel, declared in KernelTrace.h)
+// and the trace's symbol table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelWalker.h"
+
+using namespace clang;
+
+namespace shmem {
+
+SymbolId SymbolTable::get(const SymbolKey &Key, SymbolInfo::Kind K,
+                          std::string Name, const Stmt *Scope) {
+  auto [It, New] = Ids.try_emplace(Key, Infos.size());
+  if (New) {
+    SymbolInfo I;
+    I.K = K;
+    I.Name = std::move(Name);
+    I.Key = Key.Key;
+    I.Var = Key.Var;
+    I.Sub = Key.Sub;
+    I.Scope = Scope;
+    Infos.push_back(std::move(I));
+  }
+  return It->second;
+}
+
+unsigned tileSizeOf(const CXXRecordDecl *RD) { return cuda::tileSizeOf(RD); }
+
+std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
+  if (auto B = cuda::barrierOf(Call))
+    return B->WarpLevel ? BarrierKind::Warp : BarrierKind::Block;
+  return std::nullopt;
+}
+
+KernelTrace traceKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
+                        const ThreadGeometry &G, const AnalysisOptions &Opts,
+                        const PaddingOverride *Pad, const IterationPins *Pins) {
+  KernelTrace T;
+  T.Kernel = Kernel;
+  T.Geometry = G;
+  walker::KernelWalker W(Ctx, G, Opts, T, Pad, Pins);
+  W.walkKernel(Kernel);
+  return T;
+}
+
+} // namespace shmem

@@ -1,0 +1,474 @@
+//===- Walker/Loops.cpp - Loops -------------------------------------------===//
+//
+// Loops: a trip count simulated where the counter's start, step and bound
+// are known; unrolled up to a bound; otherwise walked until the values the
+// loop changes reach a fixpoint.
+//
+// See KernelWalker.h for the walker as a whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelWalker.h"
+
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+#include <set>
+
+namespace shmem {
+namespace walker {
+
+std::optional<LaneValue>
+KernelWalker::additiveStep(const Expr *E, const VarDecl *V,
+                           const std::set<const VarDecl *> &Mod) {
+  E = E->IgnoreParenImpCasts();
+  auto IsV = [&](const Expr *X) { return ModifiedVars::varOf(X) == V; };
+  auto Invariant = [&](const Expr *X) -> std::optional<LaneValue> {
+    // Any modified variable in the step makes it vary between iterations.
+    ReferencedVars Refs;
+    Refs.TraverseStmt(const_cast<Expr *>(X));
+    for (const VarDecl *D : Refs.Vars)
+      if (Mod.count(D))
+        return std::nullopt;
+    bool SavedRec = Recording;
+    Recording = false;
+    LaneValue S = eval(X).Int;
+    Recording = SavedRec;
+    if (!S.isAffine())
+      return std::nullopt;
+    return S;
+  };
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->isIncrementDecrementOp() && IsV(U->getSubExpr()))
+      return constant(U->isIncrementOp() ? 1 : -1);
+    return std::nullopt;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (!IsV(B->getLHS()))
+      return std::nullopt;
+    if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) {
+      auto S = Invariant(B->getRHS());
+      if (S && B->getOpcode() == BO_SubAssign)
+        S = -*S;
+      return S;
+    }
+    if (B->getOpcode() == BO_Assign) {
+      const auto *R =
+          dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+      if (R && (R->getOpcode() == BO_Add || R->getOpcode() == BO_Sub)) {
+        if (IsV(R->getLHS())) {
+          auto S = Invariant(R->getRHS());
+          if (S && R->getOpcode() == BO_Sub)
+            S = -*S;
+          return S;
+        }
+        if (R->getOpcode() == BO_Add && IsV(R->getRHS()))
+          return Invariant(R->getLHS());
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>>
+KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
+                           const Expr *Inc) {
+  auto It = Vars.find(V);
+  if (!Cond || !Inc || It == Vars.end() || It->second.IsPointer)
+    return std::nullopt;
+  auto Start = It->second.Int.asConstant();
+  if (!Start)
+    return std::nullopt;
+  if (!simulationDependsOnWalk(V, Cond, Inc)) {
+    auto Key = std::make_tuple(V, Cond, Inc, *Start);
+    auto Found = Simulated.find(Key);
+    if (Found == Simulated.end())
+      Found = Simulated.emplace(Key, simulateFrom(V, Cond, Inc, *Start)).first;
+    return Found->second;
+  }
+  return simulateFrom(V, Cond, Inc, *Start);
+}
+
+bool KernelWalker::simulationDependsOnWalk(const VarDecl *V, const Expr *Cond,
+                                           const Expr *Inc) {
+  auto [It, New] = LoopExprRefs.try_emplace({Cond, Inc});
+  if (New) {
+    It->second.TraverseStmt(const_cast<Expr *>(Cond));
+    It->second.TraverseStmt(const_cast<Expr *>(Inc));
+  }
+  const ReferencedVars &F = It->second;
+  if (F.HasCall)
+    return true;
+  for (const VarDecl *R : F.Vars)
+    if (R != V && Vars.count(R))
+      return true;
+  return false;
+}
+
+std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
+                                                               const Expr *Cond,
+                                                               const Expr *Inc,
+                                                               int64_t Start) {
+  std::vector<int64_t> Seen;
+  bool SavedRec = Recording;
+  Recording = false;
+  Env SavedVars = Vars;
+  std::vector<char> SavedActive = Active;
+  bool SavedApprox = ActiveApprox;
+  // The counter is the same in every thread: simulate it in all of them,
+  // or an update under `if (tid < 32)` would keep the old value in the
+  // others and the counter would stop being a constant.
+  std::fill(Active.begin(), Active.end(), 1);
+  ActiveApprox = false;
+  int64_t Cur = Start;
+  bool Ok = false;
+  for (unsigned Step = 0; Step < 4096; ++Step) {
+    Vars[V] = evalInt(constant(Cur));
+    auto C = eval(Cond).Int.asConstant();
+    if (!C)
+      break;
+    if (!*C) {
+      Ok = true;
+      break;
+    }
+    Seen.push_back(Cur);
+    evalDiscarded(Inc);
+    auto Next = Vars[V].IsPointer ? std::nullopt : Vars[V].Int.asConstant();
+    if (!Next)
+      break;
+    Cur = *Next;
+  }
+  Vars = std::move(SavedVars);
+  Active = std::move(SavedActive);
+  ActiveApprox = SavedApprox;
+  Recording = SavedRec;
+  if (!Ok)
+    return std::nullopt;
+  return Seen;
+}
+
+void KernelWalker::walkLoop(const Stmt *L) {
+  const Stmt *Body = nullptr;
+  const Expr *Cond = nullptr, *Inc = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(L)) {
+    walkStmt(F->getInit());
+    if (const VarDecl *CV = F->getConditionVariable())
+      walkVarDecl(CV);
+    Body = F->getBody();
+    Cond = F->getCond();
+    Inc = F->getInc();
+  } else if (const auto *W = dyn_cast<WhileStmt>(L)) {
+    Body = W->getBody();
+    Cond = W->getCond();
+  } else if (const auto *D = dyn_cast<DoStmt>(L)) {
+    Body = D->getBody();
+    Cond = D->getCond();
+  } else if (const auto *R = dyn_cast<CXXForRangeStmt>(L)) {
+    walkStmt(R->getRangeStmt());
+    walkStmt(R->getBeginStmt());
+    walkStmt(R->getEndStmt());
+    Body = R->getBody();
+    walkStmt(R->getLoopVarStmt());
+  }
+
+  auto [MIt, MNew] = LoopModsCache.try_emplace(L);
+  LoopMods &LM = MIt->second;
+  if (MNew) {
+    LM.Mod.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Inc) {
+      LM.Mod.TraverseStmt(const_cast<Expr *>(Inc));
+      LM.IncMod.TraverseStmt(const_cast<Expr *>(Inc));
+    }
+    if (Cond)
+      LM.Mod.TraverseStmt(const_cast<Expr *>(Cond));
+  }
+  const ModifiedVars &Mod = LM.Mod;
+
+  std::optional<bool> FirstTest;
+  if (tryUnroll(L, Body, Cond, Inc, LM, FirstTest))
+    return;
+  // Walked once for every iteration: only the first test is known, and
+  // only when the counter's simulation gave it (it is the same in every
+  // thread then).
+  if (Cond && !isa<DoStmt>(L) && anyActive()) {
+    LoopVisit Visit;
+    Visit.Reached = true;
+    Visit.Exact = !ActiveApprox;
+    Visit.FirstTestHolds = FirstTest.value_or(false);
+    Visit.Trips = FirstTest && !*FirstTest ? 0 : -1;
+    noteLoop(L, Visit);
+  }
+
+  SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
+                                "iteration of the loop at line " +
+                                    std::to_string(lineOf(L)));
+  T.Symbols.info(Iter).Loop = L;
+  // A pinned loop (see IterationPins) is walked as its iteration *Pin.
+  std::optional<int64_t> Pin;
+  if (Pins) {
+    auto PI = Pins->Loops.find(L);
+    if (PI != Pins->Loops.end())
+      Pin = PI->second;
+  }
+  LaneValue IterV = Pin ? constant(*Pin) : symbolValue(Iter);
+  bool PinnedPastEnd = false;
+
+  // Values of the modified variables at the top of an iteration.
+  Env Entry = Vars;
+  std::vector<const VarDecl *> Others;
+  for (const VarDecl *V : Mod.Vars) {
+    auto It = Vars.find(V);
+    if (It == Vars.end())
+      continue; // Declared inside the loop.
+    std::optional<LaneValue> Step;
+    if (Inc && Mod.Count.at(V) == 1)
+      Step = additiveStep(Inc, V, Mod.Vars);
+    if (Step && !It->second.IsPointer) {
+      LaneValue Start = It->second.Int;
+      LaneValue At = Start + *Step * IterV;
+      if (!At.isAffine() && Start.isUniform() && Step->isUniform()) {
+        At = opaqueUniform(SymbolKey{L, V, LoopStepSub}, V->getName().str());
+        T.Symbols.info(*At.symbols().begin()).Loop = L; // Per iteration.
+      }
+      if (auto Seq = simulateLoop(V, Cond, Inc)) {
+        // Constant bounds: the iteration count takes known values.
+        std::vector<int64_t> Iters(Seq->size());
+        for (unsigned I = 0; I < Iters.size(); ++I)
+          Iters[I] = I;
+        T.Symbols.info(Iter).Values = Iters;
+      }
+      Vars[V] = evalInt(toType(At, V->getType()));
+      continue;
+    }
+    if (Step && It->second.IsPointer) {
+      PointerValue P = *It->second.Ptr;
+      if (P.isShared() || P.isGlobal())
+        P = offsetBy(P, *Step * IterV, V->getType()->getPointeeType());
+      Vars[V] = Value::pointer(P);
+      continue;
+    }
+    Others.push_back(V);
+  }
+  // Other modified variables: assume uniform if they start uniform, check
+  // that by walking the body without recording, else unknown.
+  for (const VarDecl *V : Others) {
+    const Value &Start = Vars[V];
+    if (!Start.IsPointer && Start.Int.isUniform()) {
+      SymbolId S = T.Symbols.get(SymbolKey{L, V, LoopTopSub},
+                                 SymbolInfo::Opaque, V->getName().str());
+      // Its value at the top of each iteration: Values is indexed by
+      // iteration, so the loop's trip count is known too.
+      T.Symbols.info(S).Loop = L;
+      auto Seq = simulateLoop(V, Cond, Inc);
+      if (Seq) {
+        T.Symbols.info(S).Values = *Seq;
+        if (!T.Symbols.info(Iter).Values) {
+          std::vector<int64_t> Iters(Seq->size());
+          for (unsigned I = 0; I < Iters.size(); ++I)
+            Iters[I] = I;
+          T.Symbols.info(Iter).Values = Iters;
+        }
+      }
+      if (Pin && Seq) {
+        if (*Pin >= 0 && uint64_t(*Pin) < Seq->size())
+          Vars[V] = evalInt(constant((*Seq)[*Pin]));
+        else
+          PinnedPastEnd = true; // The loop has no such iteration.
+      } else {
+        Vars[V] = evalInt(symbolValue(S));
+      }
+    } else {
+      Origins From = Start.From; // An accumulator keeps what it carried.
+      Vars[V] = Start.IsPointer
+                    ? Value::pointer(PointerValue())
+                    : evalInt(unknown("'" + V->getName().str() +
+                                      "' changes across loop iterations"));
+      if (!Start.IsPointer)
+        Vars[V].From = std::move(From);
+    }
+  }
+  // The probe walk runs to a fixpoint: a variable found to vary at the
+  // end of the body varies at the top of the next iteration, which may
+  // make others vary (`a = b; b = threadIdx.x;` makes `a` vary from the
+  // second iteration on). A round that demotes no variable ends the
+  // loop, and no variable is demoted twice, so at most Others.size()
+  // rounds run: the bound is the loop's structure, no cap is needed.
+  std::set<const VarDecl *> Varying;
+  for (const VarDecl *V : Others)
+    if (Vars[V].IsPointer || !Vars[V].Int.isUniform())
+      Varying.insert(V);
+  while (!Others.empty()) {
+    Env Assumed = Vars;
+    std::vector<char> SavedActive = Active;
+    bool SavedApprox = ActiveApprox, SavedRec = Recording;
+    unsigned SavedSeq = Seq;
+    Recording = false;
+    walkLoopIteration(L, Body, Cond, Inc);
+    Recording = SavedRec;
+    Seq = SavedSeq;
+    Env After = Vars;
+    Vars = Assumed;
+    Active = SavedActive;
+    ActiveApprox = SavedApprox;
+    bool Demoted = false;
+    for (const VarDecl *V : Others) {
+      auto It = After.find(V);
+      if (It == After.end() || It->second.IsPointer ||
+          !It->second.Int.isUniform()) {
+        // An accumulator keeps what the body adds to it, too.
+        Origins From = Vars[V].From;
+        if (It != After.end() && !It->second.IsPointer)
+          addOrigins(From, It->second.From);
+        Vars[V] = evalInt(unknown("'" + V->getName().str() +
+                                  "' changes across loop iterations"));
+        Vars[V].From = std::move(From);
+        Demoted |= Varying.insert(V).second;
+      }
+    }
+    if (!Demoted || Varying.size() == Others.size())
+      break;
+  }
+
+  Env InLoop = Vars;
+  std::vector<char> EntryActive = Active;
+  bool EntryApprox = ActiveApprox;
+  if (!PinnedPastEnd)
+    walkLoopIteration(L, Body, Cond, Inc);
+  Env BodyEnd = std::move(Vars);
+  // After the loop: the threads that entered it (less those that
+  // returned), with the modified variables no longer known per iteration.
+  Active = EntryActive;
+  ActiveApprox = EntryApprox;
+  dropReturned();
+  dropExited();
+  Env Out = Entry;
+  for (const VarDecl *V : Mod.Vars) {
+    auto It = Out.find(V);
+    if (It == Out.end())
+      continue;
+    const Value &InBody = InLoop[V];
+    Origins From = It->second.IsPointer ? Origins() : It->second.From;
+    if (!InBody.IsPointer && InBody.Int.isUniform() &&
+        It->second.Int.isUniform())
+      Out[V] = evalInt(
+          opaqueUniform(SymbolKey{L, V, LoopExitSub}, V->getName().str()));
+    else
+      Out[V] =
+          InBody.IsPointer
+              ? Value::pointer(PointerValue())
+              : evalInt(unknown("'" + V->getName().str() + "' after a loop"));
+    // What the variable carried before, in, and at the end of the body.
+    if (!Out[V].IsPointer) {
+      addOrigins(From, InBody.From);
+      auto End = BodyEnd.find(V);
+      if (End != BodyEnd.end() && !End->second.IsPointer)
+        addOrigins(From, End->second.From);
+      Out[V].From = std::move(From);
+    }
+  }
+  // Variables declared before the loop but not modified keep their value.
+  Vars = std::move(Out);
+}
+
+bool KernelWalker::tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
+                             const Expr *Inc, const LoopMods &LM,
+                             std::optional<bool> &FirstTest) {
+  if (!isa<ForStmt>(L) || !Cond || !Inc)
+    return false;
+  for (const VarDecl *V : LM.IncMod.Vars) {
+    if (LM.Mod.Count.at(V) != 1 || !Vars.count(V))
+      continue;
+    auto Seq = simulateLoop(V, Cond, Inc);
+    if (Seq)
+      FirstTest = !Seq->empty();
+    if (!Seq || Seq->empty() || Seq->size() > MaxUnrolledTrips ||
+        UnrollProduct * Seq->size() > MaxUnrollProduct)
+      continue;
+    std::vector<char> EntryActive = Active;
+    bool EntryApprox = ActiveApprox;
+    if (Recording)
+      T.Unrolled.try_emplace(L, KernelTrace::UnrolledLoop{V, *Seq});
+    UnrollProduct *= Seq->size();
+    LoopVisit Visit;
+    for (unsigned K = 0; K < Seq->size(); ++K) {
+      // The increment computes the next value itself; pin it anyway so a
+      // thread-dependent write to V in the body can't derail the count.
+      Vars[V] = evalInt(constant((*Seq)[K]));
+      walkLoopIteration(L, Body, Cond, Inc, int(K), &Visit);
+    }
+    // The last test, which ends the unrolled walk, is evaluated here: it
+    // must fail in every thread still in the loop for the trip count to
+    // be the one every thread leaving through the condition runs.
+    if (Visit.Reached && anyActive()) {
+      LaneValue C =
+          hasEffects(Cond) ? unknown("loop condition") : quietInt(Cond);
+      Visit.test(*this, unsigned(Seq->size()), C);
+      bool SomeStay = !C.isConcrete();
+      if (!SomeStay)
+        C.constants().forEachWhile([&](unsigned I, int64_t X) {
+          SomeStay = Active[I] && X;
+          return !SomeStay;
+        });
+      if (SomeStay)
+        Visit.Trips = -1;
+    }
+    noteLoop(L, Visit);
+    UnrollProduct /= Seq->size();
+    Active = EntryActive;
+    ActiveApprox = EntryApprox;
+    dropReturned();
+    dropExited();
+    return true;
+  }
+  return false;
+}
+
+void KernelWalker::walkLoopIteration(const Stmt *L, const Stmt *Body,
+                                     const Expr *Cond, const Expr *Inc,
+                                     int Iteration, LoopVisit *Visit) {
+  Loops.push_back(L);
+  LoopIterations.push_back(Iteration);
+  LoopStates.push_back(LoopState());
+  bool IsDo = isa<DoStmt>(L);
+  bool Unsure = false;
+  if (!Cond)
+    noteBranch(L, constant(1));
+  if (Cond && !IsDo) {
+    ++InexactBranches;
+    LaneValue C = eval(Cond).Int;
+    --InexactBranches;
+    noteBranch(L, C);
+    Unsure = !C.isConcrete();
+    if (Visit)
+      Visit->test(*this, unsigned(Iteration), C);
+    if (C.isConcrete()) {
+      narrowActive(C, true);
+    } else if (!C.isUniform()) {
+      // Trip count varies by thread in a way we can't compute: some
+      // threads may have left. Accesses still count every entering thread.
+      ActiveApprox = ActiveApprox || C.isUnknown();
+    }
+  }
+  Uncertain += Unsure;
+  walkStmt(Body);
+  Uncertain -= Unsure;
+  const LoopState &LS = LoopStates.back();
+  if (!LS.Continued.empty())
+    for (unsigned I = 0; I < N; ++I)
+      if (LS.Continued[I] && (LS.Broken.empty() || !LS.Broken[I]))
+        Active[I] = 1;
+  if (Inc)
+    evalDiscarded(Inc);
+  if (Cond && IsDo) {
+    ++InexactBranches;
+    LaneValue C = eval(Cond).Int;
+    --InexactBranches;
+    noteBranch(L, C);
+  }
+  LoopStates.pop_back();
+  Loops.pop_back();
+  LoopIterations.pop_back();
+}
+
+} // namespace walker
+} // namespace shmem

@@ -1,0 +1,252 @@
+//===- Walker/Recording.cpp - What a walk records -------------------------===//
+//
+// What a walk records into the trace: shared and global accesses with the
+// dataflow links between them, barriers and warp collectives with the walk's
+// position, and the outcomes of branches and loops.
+//
+// See KernelWalker.h for the walker as a whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelWalker.h"
+
+#include "clang/AST/StmtCXX.h"
+
+namespace shmem {
+namespace walker {
+
+void KernelWalker::noteBranch(const Stmt *S, const LaneValue &Cond) {
+  if (!Recording || !S)
+    return;
+  bool Uniform = Cond.isAffine();
+  // The same form in every thread, let alone every active one.
+  bool AllSplat = Cond.constants().form() == Lanes::Form::Splat;
+  for (const auto &KV : Cond.coefficients())
+    AllSplat = AllSplat && KV.second.form() == Lanes::Form::Splat;
+  // Each vector the same in the active threads; walked in order, as
+  // indexing a Linear vector per thread divides.
+  auto SameInActive = [&](const Lanes &L) {
+    bool Seen = false;
+    int64_t First = 0;
+    return L.forEachWhile([&](unsigned I, int64_t X) {
+      if (!Active[I])
+        return true;
+      if (!Seen) {
+        Seen = true;
+        First = X;
+        return true;
+      }
+      return X == First;
+    });
+  };
+  if (Uniform && !AllSplat) {
+    Uniform = SameInActive(Cond.constants());
+    for (const auto &KV : Cond.coefficients())
+      Uniform = Uniform && SameInActive(KV.second);
+  }
+  auto [It, New] = T.UniformBranch.try_emplace(S, Uniform);
+  if (!New)
+    It->second = It->second && Uniform;
+  if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    noteOutcomes(S, Cond);
+}
+
+void KernelWalker::noteOutcomes(const Stmt *S, const LaneValue &Cond) {
+  KernelTrace::BranchOutcomes &O = T.Branches[S][CallStack];
+  if (ActiveApprox || InexactBranches)
+    O.Exact = false;
+  if (O.TakenTrue && O.TakenFalse)
+    return;
+  if (!Cond.isConcrete()) {
+    if (anyActive())
+      O.TakenTrue = O.TakenFalse = true;
+    return;
+  }
+  if (std::optional<int64_t> V = Cond.constants().splatValue()) {
+    if (anyActive())
+      (*V ? O.TakenTrue : O.TakenFalse) = true;
+    return;
+  }
+  Cond.constants().forEachWhile([&](unsigned I, int64_t X) {
+    if (Active[I])
+      (X ? O.TakenTrue : O.TakenFalse) = true;
+    return !(O.TakenTrue && O.TakenFalse);
+  });
+}
+
+void KernelWalker::noteLoop(const Stmt *L, const LoopVisit &V) {
+  if (!Recording || !V.Reached)
+    return;
+  KernelTrace::LoopOutcomes &O = T.LoopFacts[L][CallStack];
+  O.Exact = O.Exact && V.Exact && !InexactBranches;
+  O.FirstTestHolds = O.FirstTestHolds && V.FirstTestHolds;
+  if (V.Trips == -1 || (V.Trips >= 0 && O.Trips != -2 && O.Trips != V.Trips))
+    O.Trips = -1;
+  else if (V.Trips >= 0)
+    O.Trips = V.Trips;
+}
+
+std::optional<unsigned> KernelWalker::accessWidth(QualType Ty) const {
+  if (Ty.isNull() || Ty->isIncompleteType() || Ty->isDependentType())
+    return std::nullopt;
+  uint64_t Width = Ctx.getTypeSizeInChars(Ty).getQuantity();
+  if (Width != 1 && Width != 2 && Width != 4 && Width != 8 && Width != 16)
+    return std::nullopt;
+  return unsigned(Width);
+}
+
+std::optional<unsigned>
+KernelWalker::recordAccess(const Expr *E, const PointerValue &P, AccessKind K,
+                           QualType Ty, std::optional<LaneValue> Stored,
+                           const Origins &From) {
+  if (!Recording || !P.isShared() || !anyActive())
+    return std::nullopt;
+  std::optional<unsigned> Width = accessWidth(Ty);
+  if (!Width)
+    return std::nullopt;
+  SharedAccess A;
+  A.E = E;
+  A.Loc = E->getExprLoc();
+  A.Address = P;
+  A.Kind = K;
+  A.Width = *Width;
+  A.Type = Ty;
+  A.Active = Active;
+  A.ActiveApprox = ActiveApprox;
+  A.Stored = std::move(Stored);
+  A.Volatile = Ty.isVolatileQualified();
+  A.CallStack = CallStack;
+  A.Loops = Loops;
+  A.LoopIterations = LoopIterations;
+  A.Seq = Seq++;
+  if (K != AccessKind::Atomic && wantTileIndex())
+    A.Tile = tileIndex(E, P);
+  ++IndexGeneration;
+  unsigned Index = T.Accesses.size();
+  T.Accesses.push_back(std::move(A));
+  if (K == AccessKind::Store)
+    link(From, Index, /*IntoShared=*/true);
+  return Index;
+}
+
+void KernelWalker::link(const Origins &From, unsigned StoreIndex,
+                        bool IntoShared) {
+  for (OriginId O : From) {
+    bool FromGlobal = O & GlobalBit;
+    unsigned I = O & ~GlobalBit;
+    if (IntoShared && FromGlobal && I < T.GlobalAccesses.size()) {
+      T.GlobalAccesses[I].Shared.push_back(StoreIndex);
+      T.Accesses[StoreIndex].Global.push_back(I);
+    } else if (!IntoShared && !FromGlobal && I < T.Accesses.size()) {
+      T.Accesses[I].Global.push_back(StoreIndex);
+      T.GlobalAccesses[StoreIndex].Shared.push_back(I);
+    }
+  }
+}
+
+std::optional<unsigned> KernelWalker::recordGlobal(const Expr *E,
+                                                   const PointerValue &P,
+                                                   AccessKind K, QualType Ty,
+                                                   const Origins &From) {
+  if (!Recording || !P.isGlobal() || !anyActive())
+    return std::nullopt;
+  std::optional<unsigned> Width = accessWidth(Ty);
+  if (!Width)
+    return std::nullopt;
+  GlobalAccess A;
+  A.E = E;
+  A.Loc = E->getExprLoc();
+  A.Base = P.GlobalBase;
+  A.Offset = P.Offset;
+  A.Kind = K;
+  A.Width = *Width;
+  A.Type = Ty;
+  A.Active = Active;
+  A.ActiveApprox = ActiveApprox;
+  A.CallStack = CallStack;
+  A.Loops = Loops;
+  A.LoopIterations = LoopIterations;
+  A.Seq = Seq++;
+  unsigned Index = T.GlobalAccesses.size();
+  T.GlobalAccesses.push_back(std::move(A));
+  if (K == AccessKind::Store)
+    link(From, Index, /*IntoShared=*/false);
+  return Index;
+}
+
+Origins KernelWalker::originOf(std::optional<unsigned> Index, bool Global) {
+  if (!Index)
+    return {};
+  return {OriginId(*Index) | (Global ? GlobalBit : 0u)};
+}
+
+std::vector<int64_t>
+KernelWalker::warpBits(const std::vector<char> &Set) const {
+  std::vector<int64_t> Out(N, 0);
+  for (unsigned Wp = 0; Wp < G.warps(); ++Wp) {
+    uint32_t Bits = 0;
+    for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T)
+      if (Set[T] && T - G.warpBegin(Wp) < 32)
+        Bits |= 1u << (T - G.warpBegin(Wp));
+    for (unsigned T = G.warpBegin(Wp); T < G.warpEnd(Wp); ++T)
+      Out[T] = Bits;
+  }
+  return Out;
+}
+
+void KernelWalker::recordCollective(const CallExpr *Call) {
+  if (!Recording)
+    return;
+  BarrierEvent B;
+  B.E = Call;
+  B.Loc = Call->getExprLoc();
+  B.Kind = BarrierKind::Warp;
+  LaneValue M = quietInt(Call->getArg(0));
+  if (auto C = M.asConstant()) {
+    B.WarpMask = uint32_t(*C);
+  } else if (M.isConcrete()) {
+    // One mask in every thread that executes the call.
+    std::optional<int64_t> Common;
+    bool Same = true;
+    for (unsigned I = 0; I < N && Same; ++I)
+      if (Active[I]) {
+        if (Common && *Common != M.constants()[I])
+          Same = false;
+        Common = M.constants()[I];
+      }
+    if (Common && Same)
+      B.WarpMask = uint32_t(*Common);
+  }
+  stamp(B);
+  B.Seq = Seq;
+  T.Collectives.push_back(std::move(B));
+}
+
+void KernelWalker::stamp(BarrierEvent &B) const {
+  B.Active = Active;
+  B.ActiveApprox = ActiveApprox;
+  if (AnyExited)
+    B.Exited = Exited;
+  B.CallStack = CallStack;
+  B.Loops = Loops;
+  B.LoopIterations = LoopIterations;
+}
+
+void KernelWalker::recordBarrier(const Expr *E, BarrierKind K,
+                                 std::optional<uint32_t> Mask,
+                                 unsigned TileSize) {
+  if (!Recording)
+    return;
+  BarrierEvent B;
+  B.E = E;
+  B.Loc = E->getExprLoc();
+  B.Kind = K;
+  B.WarpMask = Mask;
+  B.TileSize = TileSize;
+  stamp(B);
+  B.Seq = Seq++;
+  T.Barriers.push_back(std::move(B));
+}
+
+} // namespace walker
+} // namespace shmem

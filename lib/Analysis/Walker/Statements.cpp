@@ -1,0 +1,408 @@
+//===- Walker/Statements.cpp - Control transfer ---------------------------===//
+//
+// Control transfer over statements: compound statements, declarations,
+// returns (the exited threads), `if` and `switch` with the active mask split
+// by the condition and the variables joined after them.
+//
+// See KernelWalker.h for the walker as a whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelWalker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+
+namespace shmem {
+namespace walker {
+
+bool KernelWalker::sameValue(const Value &A, const Value &B) {
+  if (A.IsPointer != B.IsPointer)
+    return false;
+  if (A.IsPointer)
+    return A.Ptr->Base == B.Ptr->Base &&
+           A.Ptr->GlobalBase == B.Ptr->GlobalBase &&
+           A.Ptr->Offset == B.Ptr->Offset;
+  return A.Int == B.Int;
+}
+
+Value KernelWalker::joinValues(const Value &A, const Value &B,
+                               const LaneValue *Cond, const VarDecl *V,
+                               const Stmt *At) {
+  Value R = joinValuesOnly(A, B, Cond, V, At);
+  if (!R.IsPointer) {
+    R.From = A.From;
+    addOrigins(R.From, B.From);
+  }
+  return R;
+}
+
+Value KernelWalker::joinValuesOnly(const Value &A, const Value &B,
+                                   const LaneValue *Cond, const VarDecl *V,
+                                   const Stmt *At) {
+  if (sameValue(A, B))
+    return A;
+  if (A.IsPointer || B.IsPointer) {
+    if (A.IsPointer && B.IsPointer && samePointerBase(*A.Ptr, *B.Ptr) && Cond &&
+        Cond->isConcrete()) {
+      Value R = A;
+      R.Ptr->Offset = LaneValue::select(*Cond, A.Ptr->Offset, B.Ptr->Offset);
+      return R;
+    }
+    return Value::pointer(PointerValue());
+  }
+  if (Cond && Cond->isConcrete())
+    return evalInt(LaneValue::select(*Cond, A.Int, B.Int));
+  if (A.Int.isUniform() && B.Int.isUniform() && (!Cond || Cond->isUniform()))
+    return evalInt(opaqueUniform(
+        SymbolKey{At ? (const void *)At : (const void *)V, V, JoinSub},
+        V ? V->getName().str() : "value"));
+  return evalInt(unknown("'" + (V ? V->getName().str() : std::string("value")) +
+                         "' differs between threads after a branch"));
+}
+
+void KernelWalker::joinEnvs(const Env &Then, const Env &Else,
+                            const LaneValue &Cond, const Stmt *At) {
+  Env Out;
+  for (const auto &KV : Then) {
+    auto It = Else.find(KV.first);
+    if (It == Else.end())
+      continue; // Declared inside one branch: out of scope.
+    Out[KV.first] = joinValues(KV.second, It->second, &Cond, KV.first, At);
+  }
+  Vars = std::move(Out);
+}
+
+void KernelWalker::walkStmt(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *C : CS->body())
+      walkStmt(C);
+    // The block's locals go out of scope: drop them, so that the
+    // environment saved and joined at every branch and loop holds only
+    // what is live, not every local the kernel declared so far.
+    for (const Stmt *C : CS->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(C))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            Vars.erase(V);
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        walkVarDecl(V);
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return walkIf(If);
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return walkLoop(S);
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    return walkReturn(R);
+  if (isa<ContinueStmt>(S) || isa<BreakStmt>(S)) {
+    if (!LoopStates.empty()) {
+      auto &Mask = isa<ContinueStmt>(S) ? LoopStates.back().Continued
+                                        : LoopStates.back().Broken;
+      if (Mask.empty())
+        Mask.assign(N, 0);
+      for (unsigned I = 0; I < N; ++I)
+        if (Active[I])
+          Mask[I] = 1;
+    }
+    std::fill(Active.begin(), Active.end(), 0);
+    return;
+  }
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return walkSwitch(Sw);
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    evalDiscarded(E);
+    return;
+  }
+  if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    if (cuda::asmBarrierOf(A)) {
+      // Recorded against the asm statement; the barrier check reads it
+      // from its own CFG walk too.
+      if (Recording) {
+        BarrierEvent B;
+        B.Loc = A->getAsmLoc();
+        B.Kind = BarrierKind::Block;
+        stamp(B);
+        B.Seq = Seq++;
+        T.Barriers.push_back(std::move(B));
+      }
+    }
+    return;
+  }
+  if (const auto *L = dyn_cast<LabelStmt>(S))
+    return walkStmt(L->getSubStmt());
+  if (const auto *AS = dyn_cast<AttributedStmt>(S))
+    return walkStmt(AS->getSubStmt());
+  if (isa<GotoStmt>(S)) {
+    // Unstructured: threads jumping are no longer tracked here.
+    ActiveApprox = true;
+    return;
+  }
+  for (const Stmt *C : S->children())
+    walkStmt(C);
+}
+
+void KernelWalker::walkVarDecl(const VarDecl *V) {
+  if (isSharedVar(V) || V->isStaticLocal())
+    return;
+  if (groupClass(V->getType()))
+    holdGroup(V, V->getInit() ? groupOf(V->getInit()) : std::nullopt);
+  if (V->getType()->isRecordType() || V->getType()->isArrayType()) {
+    if (const Expr *Init = V->getInit()) {
+      Value I = eval(Init);
+      if (V->getType()->isRecordType())
+        RecordFrom[V] = I.From;
+    }
+    if (V->getType()->isRecordType()) {
+      // `Tile t(s);` (or a copy of a known object): its kept fields.
+      ObjectRef Obj = V->getInit() ? knownObject(V->getInit()) : nullptr;
+      if (Obj)
+        Objects[V] = std::move(Obj);
+      else
+        Objects.erase(V);
+    }
+    return;
+  }
+  if (const Expr *Init = V->getInit()) {
+    if (V->getType()->isReferenceType()) {
+      Vars[V] = Value::pointer(evalAddress(Init));
+      if (isRecordOrRef(V->getType())) {
+        if (ObjectRef Obj = knownObject(Init))
+          Objects[V] = std::move(Obj);
+        else
+          Objects.erase(V);
+      }
+      return;
+    }
+    Value Val = eval(Init);
+    if (!Val.IsPointer)
+      Val.Int = toType(std::move(Val.Int), V->getType());
+    Vars[V] = Val;
+  } else {
+    Vars[V] = evalInt(unknown("'" + V->getName().str() + "' is uninitialised"));
+  }
+}
+
+void KernelWalker::walkReturn(const ReturnStmt *R) {
+  if (const Expr *E = R->getRetValue()) {
+    // A function returning a reference returns where its operand is.
+    Value V =
+        !Inlining.empty() && Inlining.back()->getReturnType()->isReferenceType()
+            ? Value::pointer(evalAddress(E))
+            : eval(E);
+    if (!Frames.empty()) {
+      FrameState &F = Frames.back();
+      if (!F.RetVal)
+        F.RetVal = V;
+      else if (!sameValue(*F.RetVal, V))
+        F.RetConsistent = false;
+    }
+  }
+  if (!Frames.empty()) {
+    for (unsigned I = 0; I < N; ++I)
+      if (Active[I])
+        Frames.back().Returned[I] = 1;
+    if (ActiveApprox)
+      Frames.back().ReturnedApprox = true;
+  }
+  // A return from the kernel's body ends the thread. Probe walks
+  // (Recording off) leave no trace.
+  if (Frames.empty() && Recording && !Uncertain && !ActiveApprox)
+    for (unsigned I = 0; I < N; ++I)
+      if (Active[I])
+        Exited[I] = 1, AnyExited = true;
+  std::fill(Active.begin(), Active.end(), 0);
+}
+
+void KernelWalker::dropReturned() {
+  if (Frames.empty())
+    return;
+  const FrameState &F = Frames.back();
+  for (unsigned I = 0; I < N; ++I)
+    if (F.Returned[I] && Active[I]) {
+      Active[I] = 0;
+      ActiveApprox = ActiveApprox || F.ReturnedApprox;
+    }
+}
+
+void KernelWalker::conditionParts(
+    const Expr *C, bool Sense,
+    std::vector<std::pair<const Expr *, bool>> &Out) {
+  C = C->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+    if ((BO->getOpcode() == BO_LAnd && Sense) ||
+        (BO->getOpcode() == BO_LOr && !Sense)) {
+      conditionParts(BO->getLHS(), Sense, Out);
+      conditionParts(BO->getRHS(), Sense, Out);
+      return;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(C);
+      UO && UO->getOpcode() == UO_LNot) {
+    conditionParts(UO->getSubExpr(), !Sense, Out);
+    return;
+  }
+  Out.push_back({C, Sense});
+}
+
+void KernelWalker::knownParts(const Expr *Cond, bool Sense,
+                              std::vector<std::pair<LaneValue, bool>> &Out) {
+  std::vector<std::pair<const Expr *, bool>> Parts;
+  conditionParts(Cond, Sense, Parts);
+  if (Parts.size() < 2)
+    return;
+  for (const auto &[Part, PartSense] : Parts) {
+    LaneValue V = quietInt(Part);
+    if (V.isConcrete())
+      Out.push_back({std::move(V), PartSense});
+  }
+}
+
+void KernelWalker::walkIf(const IfStmt *If) {
+  if (const Stmt *Init = If->getInit())
+    walkStmt(Init);
+  if (const VarDecl *CV = If->getConditionVariable())
+    walkVarDecl(CV);
+  LaneValue Cond = eval(If->getCond()).Int;
+  noteBranch(If, Cond);
+  std::vector<char> Entry = Active;
+  bool EntryApprox = ActiveApprox;
+
+  // Only the variables a branch may assign can differ after it: save,
+  // restore and join those, not the whole environment (which made every
+  // branch cost O(live variables x threads)).
+  auto [TIt, TNew] = BranchMods.try_emplace(If);
+  if (TNew) {
+    ModifiedVars Mod;
+    Mod.TraverseStmt(const_cast<Stmt *>(If->getThen()));
+    if (If->getElse())
+      Mod.TraverseStmt(const_cast<Stmt *>(If->getElse()));
+    TIt->second.assign(Mod.Vars.begin(), Mod.Vars.end());
+  }
+  const std::vector<const VarDecl *> &Touched = TIt->second;
+  std::vector<std::optional<Value>> EntryVals, ThenVals;
+  auto Snapshot = [&](std::vector<std::optional<Value>> &Out) {
+    Out.clear();
+    for (const VarDecl *V : Touched) {
+      auto It = Vars.find(V);
+      Out.push_back(It == Vars.end() ? std::nullopt
+                                     : std::optional<Value>(It->second));
+    }
+  };
+  Snapshot(EntryVals);
+
+  // A condition not known per thread may still have parts that are
+  // (`tid > i && ranks[tid] == ranks[i]`): the threads those rule out
+  // cannot take the branch.
+  std::vector<std::pair<LaneValue, bool>> Needs[2];
+  if (!Cond.isConcrete() && !Cond.isUniform() && !hasEffects(If->getCond()))
+    for (bool Sense : {false, true})
+      knownParts(If->getCond(), Sense, Needs[Sense]);
+  auto Narrow = [&](bool Sense) {
+    Active = Entry;
+    ActiveApprox = EntryApprox;
+    if (Cond.isConcrete()) {
+      narrowActive(Cond, Sense);
+    } else if (!Cond.isUniform()) {
+      // Thread-dependent but not computable: some subset runs the branch.
+      for (const auto &[Part, PartSense] : Needs[Sense])
+        narrowActive(Part, PartSense);
+      ActiveApprox = true;
+    }
+  };
+
+  Narrow(true);
+  // Whether a side lets every thread it started with through to the
+  // join (no return, break or continue taken): see below. Only asked
+  // when the condition is not known per thread.
+  bool Inexact = !Cond.isConcrete();
+  std::vector<char> SideStart;
+  if (Inexact)
+    SideStart = Active;
+  Uncertain += Inexact;
+  walkStmt(If->getThen());
+  Uncertain -= Inexact;
+  bool ThenKeepsAll = Inexact && Active == SideStart;
+  std::vector<char> ThenActive = Active;
+  bool ThenApprox = ActiveApprox;
+  Snapshot(ThenVals);
+  for (unsigned I = 0; I < Touched.size(); ++I) {
+    if (EntryVals[I])
+      Vars[Touched[I]] = std::move(*EntryVals[I]);
+    else
+      Vars.erase(Touched[I]);
+  }
+
+  Narrow(false);
+  if (Inexact)
+    SideStart = Active;
+  Uncertain += Inexact;
+  if (If->getElse())
+    walkStmt(If->getElse());
+  Uncertain -= Inexact;
+  bool ElseKeepsAll = Inexact && Active == SideStart;
+  std::vector<char> ElseActive = Active;
+  bool ElseApprox = ActiveApprox;
+
+  // Threads that reach the join: those still active on either side.
+  // Masks hold 0 or 1: `|` is `||` without a branch per thread.
+  for (unsigned I = 0; I < N; ++I)
+    Active[I] = char(ThenActive[I] | ElseActive[I]);
+  // A condition not known per thread splits the threads in a way the walk
+  // does not know; but when neither side stopped a thread, every thread
+  // that entered reaches the join, and the mask after it is as exact as
+  // the one before (a barrier after `if (data) x = y;` is reached by all).
+  if (ThenKeepsAll && ElseKeepsAll)
+    ActiveApprox = EntryApprox;
+  else
+    ActiveApprox = ThenApprox || ElseApprox;
+  // As joinEnvs: a variable known on one side only is out of scope.
+  for (unsigned I = 0; I < Touched.size(); ++I) {
+    const VarDecl *V = Touched[I];
+    auto It = Vars.find(V);
+    if (!ThenVals[I] || It == Vars.end()) {
+      Vars.erase(V);
+      continue;
+    }
+    It->second = joinValues(*ThenVals[I], It->second, &Cond, V, If);
+  }
+}
+
+void KernelWalker::walkSwitch(const SwitchStmt *Sw) {
+  if (const Stmt *Init = Sw->getInit())
+    walkStmt(Init);
+  LaneValue Cond = eval(Sw->getCond()).Int;
+  noteBranch(Sw, Cond);
+  bool Saved = ActiveApprox;
+  if (!Cond.isUniform())
+    ActiveApprox = true;
+  // Case bodies are walked in order as straight-line code with every
+  // thread possibly active: values assigned inside become unknown unless
+  // uniform.
+  Env Entry = Vars;
+  std::vector<char> EntryActive = Active;
+  LoopStates.push_back(LoopState());
+  ++Uncertain; // Every case runs with every thread possibly active.
+  ++InexactBranches;
+  walkStmt(Sw->getBody());
+  --InexactBranches;
+  --Uncertain;
+  LoopStates.pop_back();
+  Env After = Vars;
+  LaneValue Unk = unknown("switch");
+  joinEnvs(Entry, After, Unk, Sw);
+  Active = EntryActive;
+  dropExited();
+  ActiveApprox = Saved || !Cond.isUniform();
+}
+
+} // namespace walker
+} // namespace shmem
