@@ -444,6 +444,10 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     writeReport(Opts, Findings, File);
   } else {
     writeReport(Opts, Findings, Out);
+    // The summary below goes to stderr, unbuffered: without a flush, a
+    // report longer than the stream's buffer came out partly before it and
+    // partly after, depending on its length.
+    Out.flush();
   }
   if (Opts.Verbose)
     Err << "shmem-lint: " << Analysed << " file(s) analysed, " << Failed
