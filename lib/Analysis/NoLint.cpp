@@ -1,4 +1,4 @@
-//===- NoLint.cpp ---------------------------------------------------------===//
+//===- NoLint.cpp - NOLINT comments --------------------------------------===//
 
 #include "NoLint.h"
 
@@ -65,6 +65,59 @@ static llvm::StringRef lineAt(const clang::SourceManager &SM, clang::FileID F,
   return Rest.substr(0, Rest.find('\n'));
 }
 
+std::vector<NoLintRegion> noLintRegions(llvm::StringRef Text) {
+  struct Open {
+    unsigned Line;
+    llvm::StringRef Checks;
+  };
+  std::vector<Open> Stack;
+  std::vector<NoLintRegion> Regions;
+  // Only lines holding a marker matter: find them, then count the newlines
+  // before each (a header of ten thousand lines has a handful of markers).
+  unsigned Line = 1;
+  size_t Counted = 0;
+  for (size_t Pos = Text.find("NOLINT"); Pos != llvm::StringRef::npos;
+       Pos = Text.find("NOLINT", Pos + 1)) {
+    llvm::StringRef After = Text.substr(Pos + 6);
+    bool Begin = After.starts_with("BEGIN"), End = After.starts_with("END");
+    if (!Begin && !End)
+      continue;
+    Line += Text.substr(Counted, Pos - Counted).count('\n');
+    Counted = Pos;
+    After = After.drop_front(Begin ? 5 : 3);
+    // The check list as written, parentheses included: clang-tidy pairs a
+    // NOLINTEND with the NOLINTBEGIN of the same list.
+    llvm::StringRef Checks;
+    if (After.starts_with("(")) {
+      size_t Close = After.find_first_of(")\n");
+      if (Close == llvm::StringRef::npos || After[Close] != ')')
+        continue;
+      Checks = After.substr(0, Close + 1);
+    }
+    if (Begin) {
+      Stack.push_back({Line, Checks});
+      continue;
+    }
+    // An END closes the latest BEGIN of the same list; one with none
+    // closes nothing.
+    for (size_t I = Stack.size(); I-- > 0;)
+      if (Stack[I].Checks == Checks) {
+        Regions.push_back({Stack[I].Line, Line, Checks.str()});
+        Stack.erase(Stack.begin() + I);
+        break;
+      }
+  }
+  return Regions;
+}
+
+bool noLintRegionCovers(const NoLintRegion &R, unsigned Line,
+                        llvm::StringRef Check) {
+  if (Line < R.First || Line > R.Last)
+    return false;
+  // The marker's own form: "NOLINT" plus the list covers as NOLINT does.
+  return noLintCovers("NOLINT" + R.Checks, "NOLINT", Check);
+}
+
 bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
                   llvm::StringRef Check) {
   if (Loc.isInvalid())
@@ -76,6 +129,13 @@ bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
     return true;
   if (Line > 1 && noLintCovers(lineAt(SM, F, Line - 1), "NOLINTNEXTLINE", Check))
     return true;
+  bool Invalid = false;
+  llvm::StringRef Buf = SM.getBufferData(F, &Invalid);
+  if (Invalid || Buf.find("NOLINTBEGIN") == llvm::StringRef::npos)
+    return false;
+  for (const NoLintRegion &R : noLintRegions(Buf))
+    if (noLintRegionCovers(R, Line, Check))
+      return true;
   return false;
 }
 

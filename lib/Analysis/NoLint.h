@@ -2,8 +2,11 @@
 //
 // clang-tidy honours `// NOLINT(check)` itself; the compiler plugin and the
 // driver ask this instead, so all three front ends suppress the same
-// findings. Same syntax as clang-tidy: NOLINT, NOLINTNEXTLINE, with an
-// optional parenthesised comma-separated list of check names or globs.
+// findings. Same syntax as clang-tidy: NOLINT, NOLINTNEXTLINE and
+// NOLINTBEGIN ... NOLINTEND, with an optional parenthesised comma-separated
+// list of check names or globs. As in clang-tidy, a NOLINTEND closes the
+// latest NOLINTBEGIN with the same list, and an unmatched marker
+// suppresses nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,12 +16,29 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+#include <vector>
+
 namespace shmem {
 
 /// True when \p Line (the text of one source line) carries a NOLINT marker
 /// of kind \p Marker ("NOLINT" or "NOLINTNEXTLINE") covering \p Check.
 bool noLintCovers(llvm::StringRef Line, llvm::StringRef Marker,
                   llvm::StringRef Check);
+
+/// Lines First..Last (1-based, inclusive) of a NOLINTBEGIN/NOLINTEND pair
+/// and its check list as written ("(shmem-*)"; empty: every check).
+struct NoLintRegion {
+  unsigned First, Last;
+  std::string Checks;
+};
+
+/// The matched NOLINTBEGIN/NOLINTEND regions of a file's \p Text.
+std::vector<NoLintRegion> noLintRegions(llvm::StringRef Text);
+
+/// True when region \p R holds \p Line and its list covers \p Check.
+bool noLintRegionCovers(const NoLintRegion &R, unsigned Line,
+                        llvm::StringRef Check);
 
 /// True when a finding of \p Check at \p Loc is suppressed.
 bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
