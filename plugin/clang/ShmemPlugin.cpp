@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/CheckOptions.h"
+#include "Analysis/CheckSelection.h"
 #include "Analysis/NoLint.h"
 #include "Checks/Checks.h"
 
@@ -112,6 +113,22 @@ protected:
           << A;
       return false;
     };
+    auto Fail = [&](const std::string &Message) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "shmem-lint plugin: %0"))
+          << Message;
+      return false;
+    };
+    // An unknown key: the key it most likely misspells.
+    auto UnknownKey = [&](const std::string &A, StringRef Key) {
+      std::vector<StringRef> Keys = {"checks", "block", "warp-size", "pass"};
+      for (const CheckOption &O : checkOptions())
+        Keys.push_back(O.Key);
+      if (std::optional<StringRef> S = nearestName(Key, Keys))
+        return Fail("invalid argument '" + A + "'; did you mean '" +
+                    S->str() + "'?");
+      return Bad(A);
+    };
     for (const std::string &A : Args) {
       StringRef Arg(A);
       auto [Key, Val] = Arg.split('=');
@@ -141,21 +158,22 @@ protected:
           P = Pass::All;
         else
           return Bad(A);
-      } else {
+      } else if (Key == "block" || Key == "warp-size" || Key == "pass" ||
+                 Key == "checks") {
         return Bad(A);
+      } else {
+        return UnknownKey(A, Key);
       }
     }
-    for (unsigned I = 0; I < NumCheckKinds; ++I) {
-      CheckKind K = static_cast<CheckKind>(I);
-      bool On = false;
-      for (const std::string &G : Globs) {
-        bool Neg = !G.empty() && G[0] == '-';
-        if (globMatches(Neg ? StringRef(G).drop_front() : StringRef(G),
-                        checkName(K)))
-          On = !Neg;
-      }
-      Opts.enable(K, On);
-    }
+    // As the command's --checks: a misspelt check is an error that says
+    // what was meant, and a list that selects nothing is an error, not a
+    // build that silently checks nothing.
+    if (std::optional<UnknownCheck> U = unknownCheck(Globs))
+      return Fail(U->message("checks="));
+    Opts.Enabled = applyCheckGlobs({}, Globs);
+    if (Opts.Enabled.none())
+      return Fail("checks= selects no check; known checks are " +
+                  checkNameList());
     return true;
   }
 

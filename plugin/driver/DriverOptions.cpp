@@ -130,6 +130,35 @@ static std::string checkOptionsUsage() {
   return Text;
 }
 
+/// The long options --help shows, for "did you mean": the help is the
+/// list of options a user sees, so a suggestion is always one it shows.
+static std::vector<std::string> helpOptionNames() {
+  std::string Text =
+      std::string(Usage) + checkOptionsUsage() + UsageAfterCheckOptions;
+  std::set<std::string> Names;
+  llvm::StringRef Rest(Text);
+  for (size_t P = Rest.find("--"); P != llvm::StringRef::npos;
+       P = Rest.find("--", P + 2)) {
+    size_t E = P + 2;
+    while (E < Rest.size() && (llvm::isAlnum(Rest[E]) || Rest[E] == '-'))
+      ++E;
+    if (E > P + 2 && llvm::isAlpha(Rest[P + 2]))
+      Names.insert(Rest.substr(P, E - P).str());
+  }
+  return {Names.begin(), Names.end()};
+}
+
+/// "unknown option '--chekcs=x'; did you mean '--checks'?"
+static std::string unknownOptionMessage(llvm::StringRef A) {
+  std::string M = "unknown option '" + A.str() + "'";
+  llvm::StringRef Name = A.split('=').first;
+  std::vector<std::string> Known = helpOptionNames();
+  std::vector<llvm::StringRef> Refs(Known.begin(), Known.end());
+  if (std::optional<llvm::StringRef> S = nearestName(Name, Refs))
+    M += "; did you mean '" + S->str() + "'?";
+  return M;
+}
+
 ToolLayout ToolLayout::find(const char *Argv0) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, (void *)&Anchor);
@@ -501,7 +530,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       if (R < 0)
         return Fail("--export-fixes needs a file");
     } else if (A.starts_with("-") && A != "-") {
-      return Fail("unknown option '" + A + "'");
+      return Fail(unknownOptionMessage(A));
     } else {
       Files.push_back(A.str());
     }
@@ -545,13 +574,12 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       applyCheckGlobs({}, {std::string("shmem-*")});
   Opts.Analysis.Enabled =
       CL.CheckGlobs ? applyCheckGlobs({}, *CL.CheckGlobs) : DefaultChecks;
-  if (Opts.Analysis.Enabled.none()) {
-    std::string Known;
-    for (unsigned K = 0; K < NumCheckKinds; ++K)
-      Known += (K == 0 ? "" : K + 1 == NumCheckKinds ? " and " : ", ") +
-               checkName(CheckKind(K)).str();
-    return Fail("--checks selects no check; known checks are " + Known);
-  }
+  if (CL.CheckGlobs)
+    if (std::optional<UnknownCheck> U = unknownCheck(*CL.CheckGlobs))
+      return Fail(U->message("--checks"));
+  if (Opts.Analysis.Enabled.none())
+    return Fail("--checks selects no check; known checks are " +
+                checkNameList());
 
   std::optional<llvm::Regex> FileFilter;
   if (!FilesRegex.empty()) {
@@ -763,6 +791,9 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     if (C && !C->Files.empty()) {
       std::vector<std::string> Warnings;
       applyCheckOptions(C->Options, S.PerCheck, Warnings);
+      // A warning, not an error: clang-tidy itself runs with such a file.
+      if (std::optional<UnknownCheck> U = unknownCheck(C->CheckGlobs))
+        Warnings.push_back(U->message("Checks"));
       std::bitset<NumCheckKinds> FromFile =
           applyCheckGlobs(Enabled, C->CheckGlobs);
       bool First = ReportedConfigs.insert(C->Files.back()).second;

@@ -311,20 +311,6 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
   }
 }
 
-std::bitset<NumCheckKinds> applyCheckGlobs(std::bitset<NumCheckKinds> Initial,
-                                           llvm::ArrayRef<std::string> Globs) {
-  std::bitset<NumCheckKinds> On = Initial;
-  for (const std::string &G : Globs) {
-    llvm::StringRef Glob = llvm::StringRef(G).trim();
-    bool Negative = Glob.consume_front("-");
-    Glob = Glob.trim();
-    for (unsigned K = 0; K < NumCheckKinds; ++K)
-      if (globMatches(Glob, checkName(CheckKind(K))))
-        On.set(K, !Negative);
-  }
-  return On;
-}
-
 std::vector<AnalysisOptions> planAnalysisRuns(const CheckSettings &S) {
   std::vector<AnalysisOptions> Runs;
   for (unsigned K = 0; K < NumCheckKinds; ++K) {

@@ -24,6 +24,7 @@
 #define SHMEM_LINT_DRIVER_TIDYCONFIG_H
 
 #include "Analysis/AnalysisOptions.h"
+#include "Analysis/CheckSelection.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -112,11 +113,6 @@ struct CheckSettings {
 void applyCheckOptions(const std::map<std::string, std::string> &Options,
                        std::array<AnalysisOptions, NumCheckKinds> &PerCheck,
                        std::vector<std::string> &Warnings);
-
-/// The checks enabled after applying \p Globs in order (`-` disables) to
-/// \p Initial.
-std::bitset<NumCheckKinds> applyCheckGlobs(std::bitset<NumCheckKinds> Initial,
-                                           llvm::ArrayRef<std::string> Globs);
 
 /// The runChecks() calls that cover the enabled checks: one per distinct
 /// warp size and block shape among them (the settings the kernel walk
