@@ -17,6 +17,7 @@
 #include "KernelTrace.h"
 #include "Program/CallContexts.h"
 #include "Program/CudaModel.h"
+#include "Program/Worklist.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -30,7 +31,6 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
-#include <set>
 
 using namespace clang;
 
@@ -2139,60 +2139,50 @@ void FunctionAnalyzer::run() {
   Out.assign(N, State());
   R.BranchValues.assign(Sk.Branches.size(), UniformityValue());
 
-  // Worklist in reverse post-order: a block is visited after its forward
-  // predecessors, and back edges put loop headers back on the list.
-  std::set<unsigned> Work;
-  llvm::BitVector Queued(N);
-  auto Push = [&](const CFGBlock *B) {
-    if (B && Sk.reachable(B) && !Queued.test(B->getBlockID())) {
-      Queued.set(B->getBlockID());
-      Work.insert(Sk.RPOIndex[B->getBlockID()]);
-    }
-  };
-  for (const CFGBlock *B : Sk.RPO)
-    Push(B);
   // Every step raises a variable's level, drops a per-thread value, or
-  // raises a branch; the bound only guards against a bug.
-  unsigned Budget = 64 * (N + 8) * (Sk.Branches.size() + 8);
+  // raises a branch; the default cap only guards against a bug.
+  unsigned Cap = UA.StepCap ? UA.StepCap
+                            : 64 * (N + 8) * (Sk.Branches.size() + 8);
   // Whether some block was analysed twice; if not, the one pass went in
   // reverse post-order from states that did not change afterwards, and it
   // is the final pass below (kept with the condition each branch tested).
   llvm::BitVector Visited(N);
   bool Revisited = false;
   std::vector<std::optional<UniformityValue>> Tested(Sk.Branches.size());
-  while (!Work.empty() && Budget--) {
-    const CFGBlock *B = Sk.RPO[*Work.begin()];
-    Work.erase(Work.begin());
-    Queued.reset(B->getBlockID());
-    Cur = entryState(B);
-    if (!Cur.Reached)
-      continue;
-    Revisited |= Visited.test(B->getBlockID());
-    Visited.set(B->getBlockID());
-    transfer(B);
-    int BI = Sk.BranchOfBlock[B->getBlockID()];
-    if (BI >= 0) {
-      UniformityValue C = branchCondition(Sk.Branches[BI]);
-      Tested[BI] = C;
-      UniformityValue &Old = R.BranchValues[BI];
-      if (C.Level > Old.Level) {
-        Old = UniformityValue::join(Old, C);
-        for (const CFGBlock *J : Sk.Branches[BI].Joins)
-          Push(J);
-      }
-    }
-    State &O = Out[B->getBlockID()];
-    if (!Cur.sameAs(O)) {
-      O = std::move(Cur);
-      for (const CFGBlock::AdjacentBlock &S : B->succs())
-        Push(S.getReachableBlock());
-    }
-  }
+  // Reverse post-order: a block is visited after its forward predecessors,
+  // and back edges put loop headers back on the list.
+  FixpointRun Run = runToFixpoint(
+      *Sk.Graph, Cap, [&](const CFGBlock *B, BlockWorklist &Work) {
+        Cur = entryState(B);
+        if (!Cur.Reached)
+          return;
+        Revisited |= Visited.test(B->getBlockID());
+        Visited.set(B->getBlockID());
+        transfer(B);
+        int BI = Sk.BranchOfBlock[B->getBlockID()];
+        if (BI >= 0) {
+          UniformityValue C = branchCondition(Sk.Branches[BI]);
+          Tested[BI] = C;
+          UniformityValue &Old = R.BranchValues[BI];
+          if (C.Level > Old.Level) {
+            Old = UniformityValue::join(Old, C);
+            for (const CFGBlock *J : Sk.Branches[BI].Joins)
+              Work.push(J);
+          }
+        }
+        State &O = Out[B->getBlockID()];
+        if (!Cur.sameAs(O)) {
+          O = std::move(Cur);
+          for (const CFGBlock::AdjacentBlock &S : B->succs())
+            Work.push(S.getReachableBlock());
+        }
+      });
+  R.Steps = Run.Steps;
 
   // The final pass: every block once more from its converged entry state,
   // recording what clients query. Loop-free functions (most callees, many
   // kernels) need none: their one pass saw the converged states already.
-  if (!Revisited && Work.empty()) {
+  if (!Revisited && Run.converged()) {
     for (unsigned BI = 0; BI < Tested.size(); ++BI)
       if (Tested[BI])
         R.BranchValues[BI] =
@@ -2200,6 +2190,11 @@ void FunctionAnalyzer::run() {
   } else {
     finalPass();
   }
+  // A callee cut off at its cap makes this result as doubtful as its own.
+  R.Converged = Run.converged();
+  for (const auto &KV : R.Callees)
+    if (KV.second && !KV.second->converged())
+      R.Converged = false;
   State ExitIn = Sk.reachable(&Sk.Cfg->getExit())
                      ? entryState(&Sk.Cfg->getExit())
                      : State();

@@ -29,9 +29,11 @@
 //
 // The analysis is a forward dataflow to a fixpoint, in the style of clang's
 // UninitializedValues: a small lattice per local variable, blocks visited in
-// reverse post-order from a worklist, states merged with max at joins, back
-// edges revisited until nothing changes; expression values are recorded in a
-// final pass over the converged block states.
+// reverse post-order from the shared worklist (Program/Worklist.h), states
+// merged with max at joins, back edges revisited until nothing changes;
+// expression values are recorded in a final pass over the converged block
+// states. A fixpoint stopped at its step cap is reported, not hidden:
+// FunctionUniformity::converged().
 //
 // Control dependence comes from the post-dominator tree. The region of a
 // branch is the set of blocks reachable from its successors before its
@@ -283,6 +285,15 @@ public:
   /// False when clang could not build a CFG: every query is conservative.
   bool valid() const { return Skeleton != nullptr; }
 
+  /// Whether the fixpoint of this function, and those of the callees
+  /// analysed in its context, converged. False when one stopped at its step
+  /// cap (UniformityAnalysis::setStepCap): the values are then the last
+  /// state it reached, which may hold a value as more uniform than it is
+  /// (unsound); a client should say the kernel was not fully analysed.
+  bool converged() const { return Converged; }
+  /// The blocks this function's fixpoint visited (its callees' not counted).
+  unsigned fixpointSteps() const { return Steps; }
+
 private:
   friend class UniformityAnalysis;
   friend class FunctionAnalyzer;
@@ -298,6 +309,8 @@ private:
   /// Everything the function stores through pointers and references that
   /// are not its own locals (for callers' out-parameters).
   UniformityValue Stored;
+  bool Converged = true;
+  unsigned Steps = 0;
 };
 
 /// How an argument reaches a callee: its value, and whether the parameter
@@ -349,12 +362,19 @@ public:
   /// collective then combines the same lanes in every warp.
   bool completeWarps() const;
 
+  /// At most \p Steps block visits in the fixpoint of each function and
+  /// calling context analysed from now on; 0 (the default) gives
+  /// 64 x (blocks + 8) x (branches + 8), which a correct transfer never
+  /// reaches. See FunctionUniformity::converged().
+  void setStepCap(unsigned Steps) { StepCap = Steps; }
+
 private:
   friend class FunctionAnalyzer;
 
   clang::ASTContext &Ctx;
   const ThreadGeometry *Geometry;
   unsigned InlineDepth;
+  unsigned StepCap = 0;
   std::unique_ptr<ProgramCFGs> OwnGraphs;
   ProgramCFGs &Graphs;
 
