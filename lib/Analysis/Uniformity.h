@@ -69,6 +69,7 @@
 #define SHMEM_LINT_ANALYSIS_UNIFORMITY_H
 
 #include "LaneValue.h"
+#include "Program/BranchRegions.h"
 #include "Program/KernelCFG.h"
 #include "ThreadGeometry.h"
 
@@ -193,42 +194,6 @@ struct UniformityValue {
   void normalize();
 };
 
-
-/// A block of the CFG that chooses between successors on a condition, with
-/// the blocks whose execution depends on the choice.
-struct BranchInfo {
-  const clang::CFGBlock *Block = nullptr;
-  /// The statement the user wrote: an if, loop, switch, ?:, or the && / ||
-  /// whose left operand this block tests.
-  const clang::Stmt *Construct = nullptr;
-  /// What this block tests: the condition, or one operand of && and || for
-  /// the blocks a short-circuit condition is split into.
-  const clang::Expr *Condition = nullptr;
-  /// The block tests the condition of a loop: threads that disagree run the
-  /// loop a different number of times.
-  bool IsLoopCondition = false;
-  /// The region reaches the branch again: threads leave a loop at different
-  /// iterations (values assigned in the loop differ after it).
-  bool LeavesLoop = false;
-  /// For LeavesLoop: the innermost loop around the branch (the loop itself
-  /// for a loop condition), for messages.
-  const clang::Stmt *Loop = nullptr;
-  /// Blocks control dependent on the branch (transitively), by block ID.
-  llvm::BitVector Region;
-  /// Blocks where paths from different successors meet: variables assigned
-  /// in the region are merged there.
-  llvm::SmallVector<const clang::CFGBlock *, 4> Joins;
-  /// For each successor (by position, null for pruned edges): the blocks of
-  /// the region reachable from it.
-  std::vector<llvm::BitVector> ReachableFrom;
-  /// Jumps in the region that leave the construct early (return, break,
-  /// continue, goto), in source order.
-  llvm::SmallVector<const clang::Stmt *, 2> Exits;
-  /// Variables assigned in the region, and whether a return statement is in
-  /// it (the return value is then merged at the joins too).
-  llvm::SmallVector<const clang::VarDecl *, 8> Defs;
-  bool ReturnsInRegion = false;
-};
 
 class UniformityAnalysis;
 struct FunctionSkeleton;

@@ -682,4 +682,23 @@ TEST(Worklist, ReversePostOrderAndTheCap) {
   EXPECT_EQ(Never.Steps, 50u);
 }
 
+TEST(Uniformity, BranchRegionsAreBuiltOncePerFunction) {
+  Parsed P = parse(LoopKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  ProgramCFGs Graphs(P.AST->getASTContext());
+  ThreadGeometry G256(Dim3{256, 1, 1}), G64(Dim3{64, 1, 1});
+  UniformityAnalysis A(P.AST->getASTContext(), &G256, 8, &Graphs);
+  UniformityAnalysis B(P.AST->getASTContext(), &G64, 8, &Graphs);
+  const FunctionUniformity &FA = A.analyzeKernel(P.Kernel);
+  const FunctionUniformity &FB = B.analyzeKernel(P.Kernel);
+  ASSERT_NE(calleeOf(FA), nullptr);
+  ASSERT_NE(calleeOf(FB), nullptr);
+  // Two block shapes, one set of branches: the graph's.
+  llvm::ArrayRef<BranchInfo> Shared =
+      Graphs.get(calleeOf(FA)->function())->branchRegions().branches();
+  ASSERT_EQ(Shared.size(), 2u); // The loop condition and the if.
+  EXPECT_EQ(calleeOf(FA)->branches().data(), Shared.data());
+  EXPECT_EQ(calleeOf(FB)->branches().data(), Shared.data());
+}
+
 } // namespace
