@@ -63,7 +63,8 @@ static const Expr *testedCondition(const CFGBlock *B) {
       BO && BO->isLogicalOp())
     C = BO->getLHS();
   else
-    C = dyn_cast_or_null<Expr>(B->getTerminatorCondition(/*StripParens=*/false));
+    C = dyn_cast_or_null<Expr>(
+        B->getTerminatorCondition(/*StripParens=*/false));
   while (C) {
     const auto *Inner = dyn_cast<BinaryOperator>(C->IgnoreParens());
     if (!Inner || !Inner->isLogicalOp())
@@ -231,7 +232,8 @@ std::unique_ptr<BranchRegions> BranchRegions::build(const KernelCFG &K,
             continue;
           if (P == B)
             In.insert(int(X->getBlockID()));
-          else if (BI.Region.test(P->getBlockID()) && Label[P->getBlockID()] >= 0)
+          else if (BI.Region.test(P->getBlockID()) &&
+                   Label[P->getBlockID()] >= 0)
             In.insert(Label[P->getBlockID()]);
         }
         if (In.empty())

@@ -27,9 +27,9 @@ const CFGBlock *BlockWorklist::pop() {
   return G.reversePostOrder()[unsigned(I)];
 }
 
-FixpointRun
-runToFixpoint(const KernelCFG &G, unsigned MaxSteps,
-              llvm::function_ref<void(const CFGBlock *, BlockWorklist &)> Visit) {
+FixpointRun runToFixpoint(
+    const KernelCFG &G, unsigned MaxSteps,
+    llvm::function_ref<void(const CFGBlock *, BlockWorklist &)> Visit) {
   BlockWorklist W(G);
   W.pushAll();
   FixpointRun Run;
