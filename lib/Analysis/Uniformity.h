@@ -35,8 +35,9 @@
 // states. A fixpoint stopped at its step cap is reported, not hidden:
 // FunctionUniformity::converged().
 //
-// Control dependence comes from the post-dominator tree. The region of a
-// branch is the set of blocks reachable from its successors before its
+// Control dependence comes from the post-dominator tree, through the branch
+// regions the function's graph keeps (Program/BranchRegions.h). The region
+// of a branch is the set of blocks reachable from its successors before its
 // immediate post-dominator. When the branch is not grid-uniform:
 //   - variables assigned in its region become at least as varying as the
 //     condition where the paths from different successors meet again (the
