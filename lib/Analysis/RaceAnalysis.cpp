@@ -157,8 +157,8 @@ class RaceFinder {
 public:
   RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
              RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs)
-      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), Graphs(Graphs),
-        BI(Ctx, T, Graphs), G(T.Geometry), N(G.threads()), WS(G.warpSize()) {}
+      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), BI(Ctx, T, Graphs),
+        G(T.Geometry), N(G.threads()), WS(G.warpSize()) {}
 
   void run();
 
@@ -168,7 +168,6 @@ private:
   const AnalysisOptions &Opts;
   RaceHandler &H;
   RaceSearch &Search;
-  ProgramCFGs *Graphs;
   BarrierIntervals BI;
   const ThreadGeometry &G;
   unsigned N, WS;
@@ -296,7 +295,7 @@ private:
     V.Known = true;
     if (!UA)
       UA = std::make_unique<UniformityAnalysis>(Ctx, &T.Geometry,
-                                                Opts.InlineDepth, Graphs);
+                                                Opts.InlineDepth);
     const SharedAccess &A = T.Accesses[BI.instances(S)[0]];
     const FunctionUniformity *FU = &UA->analyzeKernel(T.Kernel);
     for (const CallExpr *Call : A.CallStack)
