@@ -29,12 +29,15 @@
 //
 // The analysis is a forward dataflow to a fixpoint, in the style of clang's
 // UninitializedValues: a small lattice per local variable, blocks visited in
-// reverse post-order from a worklist, states merged with max at joins, back
-// edges revisited until nothing changes; expression values are recorded in a
-// final pass over the converged block states.
+// reverse post-order from the shared worklist (Program/Worklist.h), states
+// merged with max at joins, back edges revisited until nothing changes;
+// expression values are recorded in a final pass over the converged block
+// states. A fixpoint stopped at its step cap is reported, not hidden:
+// FunctionUniformity::converged().
 //
-// Control dependence comes from the post-dominator tree. The region of a
-// branch is the set of blocks reachable from its successors before its
+// Control dependence comes from the post-dominator tree, through the branch
+// regions the function's graph keeps (Program/BranchRegions.h). The region
+// of a branch is the set of blocks reachable from its successors before its
 // immediate post-dominator. When the branch is not grid-uniform:
 //   - variables assigned in its region become at least as varying as the
 //     condition where the paths from different successors meet again (the
@@ -67,6 +70,7 @@
 #define SHMEM_LINT_ANALYSIS_UNIFORMITY_H
 
 #include "LaneValue.h"
+#include "Program/BranchRegions.h"
 #include "Program/KernelCFG.h"
 #include "ThreadGeometry.h"
 
@@ -192,42 +196,6 @@ struct UniformityValue {
 };
 
 
-/// A block of the CFG that chooses between successors on a condition, with
-/// the blocks whose execution depends on the choice.
-struct BranchInfo {
-  const clang::CFGBlock *Block = nullptr;
-  /// The statement the user wrote: an if, loop, switch, ?:, or the && / ||
-  /// whose left operand this block tests.
-  const clang::Stmt *Construct = nullptr;
-  /// What this block tests: the condition, or one operand of && and || for
-  /// the blocks a short-circuit condition is split into.
-  const clang::Expr *Condition = nullptr;
-  /// The block tests the condition of a loop: threads that disagree run the
-  /// loop a different number of times.
-  bool IsLoopCondition = false;
-  /// The region reaches the branch again: threads leave a loop at different
-  /// iterations (values assigned in the loop differ after it).
-  bool LeavesLoop = false;
-  /// For LeavesLoop: the innermost loop around the branch (the loop itself
-  /// for a loop condition), for messages.
-  const clang::Stmt *Loop = nullptr;
-  /// Blocks control dependent on the branch (transitively), by block ID.
-  llvm::BitVector Region;
-  /// Blocks where paths from different successors meet: variables assigned
-  /// in the region are merged there.
-  llvm::SmallVector<const clang::CFGBlock *, 4> Joins;
-  /// For each successor (by position, null for pruned edges): the blocks of
-  /// the region reachable from it.
-  std::vector<llvm::BitVector> ReachableFrom;
-  /// Jumps in the region that leave the construct early (return, break,
-  /// continue, goto), in source order.
-  llvm::SmallVector<const clang::Stmt *, 2> Exits;
-  /// Variables assigned in the region, and whether a return statement is in
-  /// it (the return value is then merged at the joins too).
-  llvm::SmallVector<const clang::VarDecl *, 8> Defs;
-  bool ReturnsInRegion = false;
-};
-
 class UniformityAnalysis;
 struct FunctionSkeleton;
 
@@ -283,6 +251,15 @@ public:
   /// False when clang could not build a CFG: every query is conservative.
   bool valid() const { return Skeleton != nullptr; }
 
+  /// Whether the fixpoint of this function, and those of the callees
+  /// analysed in its context, converged. False when one stopped at its step
+  /// cap (UniformityAnalysis::setStepCap): the values are then the last
+  /// state it reached, which may hold a value as more uniform than it is
+  /// (unsound); a client should say the kernel was not fully analysed.
+  bool converged() const { return Converged; }
+  /// The blocks this function's fixpoint visited (its callees' not counted).
+  unsigned fixpointSteps() const { return Steps; }
+
 private:
   friend class UniformityAnalysis;
   friend class FunctionAnalyzer;
@@ -298,6 +275,8 @@ private:
   /// Everything the function stores through pointers and references that
   /// are not its own locals (for callers' out-parameters).
   UniformityValue Stored;
+  bool Converged = true;
+  unsigned Steps = 0;
 };
 
 /// How an argument reaches a callee: its value, and whether the parameter
@@ -349,12 +328,19 @@ public:
   /// collective then combines the same lanes in every warp.
   bool completeWarps() const;
 
+  /// At most \p Steps block visits in the fixpoint of each function and
+  /// calling context analysed from now on; 0 (the default) gives
+  /// 64 x (blocks + 8) x (branches + 8), which a correct transfer never
+  /// reaches. See FunctionUniformity::converged().
+  void setStepCap(unsigned Steps) { StepCap = Steps; }
+
 private:
   friend class FunctionAnalyzer;
 
   clang::ASTContext &Ctx;
   const ThreadGeometry *Geometry;
   unsigned InlineDepth;
+  unsigned StepCap = 0;
   std::unique_ptr<ProgramCFGs> OwnGraphs;
   ProgramCFGs &Graphs;
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/Butterfly.h"
+#include "Analysis/Program/Worklist.h"
 #include "Analysis/Uniformity.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -575,6 +576,129 @@ __global__ void k(int *out) {
 })cu",
                         Warp),
             (std::vector<std::string>{}));
+}
+
+//===----------------------------------------------------------------------===//
+// The fixpoint's step cap.
+//===----------------------------------------------------------------------===//
+
+const char *LoopKernel = R"cu(
+__device__ int loopy(int n) {
+  int x = 0;
+  for (int i = 0; i < n; ++i)
+    if (threadIdx.x < 3)
+      x = i;
+  return x;
+}
+__global__ void k(int n) {
+  probe(loopy(n));
+})cu";
+
+/// The result of loopy() in the context of the kernel's one call.
+const FunctionUniformity *calleeOf(const FunctionUniformity &FU) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const CallExpr *Call = nullptr;
+    bool VisitCallExpr(CallExpr *C) {
+      if (C->getDirectCallee() && C->getDirectCallee()->getName() == "loopy")
+        Call = C;
+      return true;
+    }
+  } F;
+  F.TraverseStmt(FU.function()->getBody());
+  return F.Call ? FU.callee(F.Call) : nullptr;
+}
+
+TEST(Uniformity, DefaultCapConvergesOnALoop) {
+  Parsed P = parse(LoopKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  ThreadGeometry G(Dim3{256, 1, 1});
+  UniformityAnalysis UA(P.AST->getASTContext(), &G);
+  const FunctionUniformity &FU = UA.analyzeKernel(P.Kernel);
+  const FunctionUniformity *Callee = calleeOf(FU);
+  ASSERT_NE(Callee, nullptr);
+  EXPECT_TRUE(FU.converged());
+  EXPECT_TRUE(Callee->converged());
+  // The loop is visited again once x varies: more steps than blocks.
+  EXPECT_GT(Callee->fixpointSteps(), Callee->blocks().size());
+  EXPECT_EQ(levels(FU), (std::vector<L>{Vary}));
+}
+
+TEST(Uniformity, TinyCapIsReported) {
+  Parsed P = parse(LoopKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  ThreadGeometry G(Dim3{256, 1, 1});
+  UniformityAnalysis UA(P.AST->getASTContext(), &G);
+  UA.setStepCap(1);
+  const FunctionUniformity &FU = UA.analyzeKernel(P.Kernel);
+  EXPECT_FALSE(FU.converged());
+  EXPECT_EQ(FU.fixpointSteps(), 1u);
+}
+
+TEST(Uniformity, ACalleeCutOffAtItsCapIsReportedByTheKernel) {
+  Parsed P = parse(LoopKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  ThreadGeometry G(Dim3{256, 1, 1});
+  unsigned KernelSteps, CalleeSteps;
+  {
+    UniformityAnalysis UA(P.AST->getASTContext(), &G);
+    const FunctionUniformity &FU = UA.analyzeKernel(P.Kernel);
+    ASSERT_NE(calleeOf(FU), nullptr);
+    KernelSteps = FU.fixpointSteps();
+    CalleeSteps = calleeOf(FU)->fixpointSteps();
+  }
+  ASSERT_GT(CalleeSteps, KernelSteps);
+  // Enough for the straight-line kernel, not for the loop it calls.
+  UniformityAnalysis UA(P.AST->getASTContext(), &G);
+  UA.setStepCap(KernelSteps);
+  const FunctionUniformity &FU = UA.analyzeKernel(P.Kernel);
+  ASSERT_NE(calleeOf(FU), nullptr);
+  EXPECT_EQ(FU.fixpointSteps(), KernelSteps);
+  EXPECT_FALSE(calleeOf(FU)->converged());
+  EXPECT_FALSE(FU.converged());
+}
+
+TEST(Worklist, ReversePostOrderAndTheCap) {
+  Parsed P = parse(LoopKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  auto K = KernelCFG::build(P.AST->getASTContext(), P.Kernel);
+  ASSERT_TRUE(K);
+  // Nothing pushed back: every reachable block once, in reverse post-order.
+  std::vector<const CFGBlock *> Order;
+  FixpointRun Once = runToFixpoint(
+      *K, 1000, [&](const CFGBlock *B, BlockWorklist &) { Order.push_back(B); });
+  EXPECT_EQ(Once.Result, FixpointResult::Converged);
+  EXPECT_EQ(Once.Steps, K->reversePostOrder().size());
+  EXPECT_EQ(Order, std::vector<const CFGBlock *>(K->reversePostOrder().begin(),
+                                                 K->reversePostOrder().end()));
+  // A visit that always changes something stops at the cap, and says so.
+  FixpointRun Never = runToFixpoint(
+      *K, 50, [&](const CFGBlock *B, BlockWorklist &W) {
+        for (const CFGBlock::AdjacentBlock &S : B->succs())
+          W.push(S.getReachableBlock());
+        W.push(B);
+      });
+  EXPECT_EQ(Never.Result, FixpointResult::CapReached);
+  EXPECT_FALSE(Never.converged());
+  EXPECT_EQ(Never.Steps, 50u);
+}
+
+TEST(Uniformity, BranchRegionsAreBuiltOncePerFunction) {
+  Parsed P = parse(LoopKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  ProgramCFGs Graphs(P.AST->getASTContext());
+  ThreadGeometry G256(Dim3{256, 1, 1}), G64(Dim3{64, 1, 1});
+  UniformityAnalysis A(P.AST->getASTContext(), &G256, 8, &Graphs);
+  UniformityAnalysis B(P.AST->getASTContext(), &G64, 8, &Graphs);
+  const FunctionUniformity &FA = A.analyzeKernel(P.Kernel);
+  const FunctionUniformity &FB = B.analyzeKernel(P.Kernel);
+  ASSERT_NE(calleeOf(FA), nullptr);
+  ASSERT_NE(calleeOf(FB), nullptr);
+  // Two block shapes, one set of branches: the graph's.
+  llvm::ArrayRef<BranchInfo> Shared =
+      Graphs.get(calleeOf(FA)->function())->branchRegions().branches();
+  ASSERT_EQ(Shared.size(), 2u); // The loop condition and the if.
+  EXPECT_EQ(calleeOf(FA)->branches().data(), Shared.data());
+  EXPECT_EQ(calleeOf(FB)->branches().data(), Shared.data());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- KernelCFG.cpp - One clang::CFG per function, shared ----------------===//
 
 #include "KernelCFG.h"
+#include "BranchRegions.h"
 
 #include <map>
 
@@ -17,6 +18,7 @@ std::unique_ptr<KernelCFG> KernelCFG::build(ASTContext &Ctx,
     return nullptr;
   std::unique_ptr<KernelCFG> K(new KernelCFG);
   K->F = F;
+  K->SM = &Ctx.getSourceManager();
   CFG::BuildOptions BO;
   // Every subexpression is its own element, in evaluation order: a
   // transfer function then never evaluates an operand twice, the operands
@@ -127,6 +129,12 @@ const CFGBlock *KernelCFG::immediatePostDominator(const CFGBlock *B) const {
     if (auto *IDom = Node->getIDom())
       return IDom->getBlock();
   return nullptr;
+}
+
+const BranchRegions &KernelCFG::branchRegions() const {
+  if (!Regions)
+    Regions = BranchRegions::build(*this, *SM);
+  return *Regions;
 }
 
 const KernelCFG *ProgramCFGs::get(const FunctionDecl *F) {

@@ -7,7 +7,8 @@
 // barrier the walker saw has a position. KernelCFG is that graph with the
 // facts every one of them needs derived once: the blocks by ID, the element
 // that evaluates a statement, the blocks in reverse post-order, the natural
-// loops and the post-dominator tree. ProgramCFGs builds one per function of
+// loops, the post-dominator tree and the branches with their regions and
+// joins (BranchRegions.h). ProgramCFGs builds one per function of
 // a translation unit on first use and keeps it for every kernel, block
 // shape and check that asks again.
 //
@@ -31,6 +32,8 @@
 #include <vector>
 
 namespace shmem {
+
+class BranchRegions;
 
 class KernelCFG {
 public:
@@ -89,10 +92,15 @@ public:
   /// makes arbitrary: callers that need those decide themselves.
   const clang::CFGBlock *immediatePostDominator(const clang::CFGBlock *B) const;
 
+  /// The branches of the function with their regions and joins, built on
+  /// first use (they need the post-dominator tree).
+  const BranchRegions &branchRegions() const;
+
 private:
   KernelCFG() = default;
 
   const clang::FunctionDecl *F = nullptr;
+  const clang::SourceManager *SM = nullptr;
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::ParentMap> PM;
   std::vector<const clang::CFGBlock *> Blocks;
@@ -102,6 +110,7 @@ private:
   std::vector<Loop> Loops;
   bool Goto = false;
   mutable std::unique_ptr<clang::CFGPostDomTree> PDT;
+  mutable std::unique_ptr<BranchRegions> Regions;
 };
 
 /// Whether \p S is \p Outer or lies inside it, by \p PM's parents.
