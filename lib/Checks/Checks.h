@@ -69,6 +69,12 @@ struct KernelContext {
   /// reported (the check's OncePolicy is First and one is kept there), so
   /// that the check can skip the work of making it.
   bool alreadyReported(CheckKind Check, clang::SourceLocation Loc) const;
+
+  /// Reports \p G, a part of this kernel not analysed, to \p Sink with
+  /// the kernel, the block shape and the notes that say them (the call
+  /// from the kernel when G.CallStack is set, the instantiation, the
+  /// shape) filled in. runChecks keeps one per location and reason.
+  void reportGap(FindingSink &Sink, AnalysisGap G) const;
 };
 
 /// Statistics a front end may print (--verbose, benchmarks).
