@@ -43,6 +43,9 @@ struct TransferVerdict {
   /// "successive lanes are 'pitch' elements apart" or "... 128 bytes
   /// apart", when the warp has one stride.
   std::string Stride;
+  /// No verdict because the lane-dependent unknowns take this many value
+  /// combinations, more than the enumeration's bound (0: not so).
+  uint64_t Capped = 0;
 };
 
 class OncePerLocation;

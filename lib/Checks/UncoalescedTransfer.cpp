@@ -356,8 +356,11 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
 TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   TransferVerdict V;
   TransferSearch Search(A, T);
-  if (!Search.Ok)
+  if (!Search.Ok) {
+    if (Search.Combos > MaxAssignments)
+      V.Capped = Search.Combos;
     return V;
+  }
   const std::vector<WarpInfo> &Warps = Search.Warps;
   const std::vector<SymbolId> &Varying = Search.Varying;
   const std::vector<std::vector<int64_t>> &Values = Search.Values;
@@ -908,6 +911,18 @@ public:
       if (A.Shared.empty() || A.Kind == AccessKind::Atomic)
         continue;
       TransferVerdict V = analyzeTransfer(K, I);
+      if (V.Capped) {
+        // Said, not dropped: no verdict for this access.
+        AnalysisGap G;
+        G.Check = CheckKind::UncoalescedTransfer;
+        G.Loc = A.Loc;
+        G.What = "coalescing of this access not analysed (" +
+                 std::to_string(V.Capped) + " combinations)";
+        G.Why = "its unknowns take more than " +
+                std::to_string(MaxAssignments) + " combinations of values";
+        G.CallStack = A.CallStack;
+        K.reportGap(Sink, std::move(G));
+      }
       if (!V.Valid || !V.Uncoalesced)
         continue;
       auto It = Worst.find(A.E);
