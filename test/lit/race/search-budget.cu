@@ -83,3 +83,28 @@ template <int N> __global__ void twice(float *out) {
 }
 template __global__ void twice<1>(float *);
 template __global__ void twice<2>(float *);
+
+// In a helper, the gap names the call through which the kernel reached it.
+__device__ void bump(float *s, unsigned t) {
+  for (int i = 0; i < 64; ++i) {
+    s[t] += 1;
+// CHECK-MESSAGES-DAG: :[[@LINE-1]]:5: remark: race pairs after the first {{[0-9]+}} not analysed: probe budget reached [shmem-race]
+    s[t] += 2;
+    s[t] += 3;
+    s[t] += 4;
+    s[t] += 5;
+    s[t] += 6;
+    s[t] += 7;
+    s[t] += 8;
+  }
+}
+// shmem-lint: block=1024
+__global__ void via_helper(float *out) {
+// CHECK-MESSAGES-DAG: :[[@LINE-1]]:17: note: kernel 'via_helper' not fully analysed for a block of 1024 threads (shmem-lint annotation)
+  __shared__ float s[1024];
+  unsigned t = threadIdx.x;
+  s[t] = 0;
+  bump(s, t);
+// CHECK-MESSAGES-DAG: :[[@LINE-1]]:3: note: in the call from kernel 'via_helper'
+  out[t] = s[t];
+}
