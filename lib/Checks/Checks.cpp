@@ -139,6 +139,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Opts,
       Stats.Barriers += Trace.Barriers.size();
       KernelContext KC{Ctx, Opts, K, displayName(K), Trace, Graphs};
       KC.Reported = &Sink;
+      KC.GapSink = &Sink;
       // What the walk left out concerns every check; said once per
       // location and reason however many shapes meet it.
       for (const AnalysisGap &G : Trace.Gaps)

@@ -78,6 +78,14 @@ struct KernelContext {
   /// from the kernel when G.CallStack is set, the instantiation, the
   /// shape) filled in. runChecks keeps one per location and reason.
   void reportGap(FindingSink &Sink, AnalysisGap G) const;
+  /// The same, to runChecks' sink: for code that has the context but no
+  /// sink (an analysis a check calls, such as ExitedThreadData or the
+  /// uniformity a check builds). Kept as FindingSink's are.
+  FindingSink *GapSink = nullptr;
+  void reportGap(AnalysisGap G) const {
+    if (GapSink)
+      reportGap(*GapSink, std::move(G));
+  }
 };
 
 /// Statistics a front end may print (--verbose, benchmarks).
