@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class CallExpr;
+}
+
 namespace shmem {
 
 /// Every check shmem-lint has (Checks.def). The name is the same in every
@@ -80,6 +84,34 @@ struct Finding {
   unsigned Weight = 0;
 };
 
+/// A part of a kernel the core did not analyse: a search that stopped at
+/// its budget, a call the walk did not follow. Findings may be missing
+/// there, and the project's rule is that what was not analysed is said in
+/// every output, so gaps travel beside findings through the same
+/// FindingSink. They are not findings: no front end counts one as a
+/// warning (see docs/design.md, "Gaps").
+struct AnalysisGap {
+  /// The check whose analysis stopped short; none when every check's did
+  /// (the walk itself).
+  std::optional<CheckKind> Check;
+  /// The first thing not analysed.
+  clang::SourceLocation Loc;
+  /// Lowercase, clang style: what was not analysed, and why ("race pairs
+  /// after the first 17 not analysed", "probe budget reached"). The
+  /// message is both, joined by ": "; report once keys on the reason.
+  std::string What, Why;
+  /// __device__ calls through which Loc was reached, outermost first (as
+  /// SharedAccess::CallStack); empty when Loc is in the kernel's body.
+  std::vector<const clang::CallExpr *> CallStack;
+  /// Filled by KernelContext::reportGap: the kernel ("transpose<float,
+  /// 32>"), the block shape it was analysed for ("32x8"), and notes at the
+  /// call, instantiation and kernel that say so.
+  std::string Kernel, Block;
+  std::vector<FindingNote> Notes;
+
+  std::string message() const { return What + ": " + Why; }
+};
+
 /// "Report once", the one rule every front end applies through runChecks
 /// (per translation unit, keyed by check and location) and the driver again
 /// across files (keyed by check and file position): one finding of type
@@ -94,6 +126,11 @@ public:
       Kept.push_back(std::move(F));
     else if (P == OncePolicy::Worst && F.Weight > Kept[It->second].Weight)
       Kept[It->second] = std::move(F);
+  }
+  /// The First policy for records that have no Weight (AnalysisGap).
+  void addFirst(const KeyT &Key, T F) {
+    if (Index.try_emplace(Key, Kept.size()).second)
+      Kept.push_back(std::move(F));
   }
   /// Whether a finding under \p Key would be dropped whatever it weighs.
   bool settled(const KeyT &Key, OncePolicy P) const {
@@ -110,6 +147,9 @@ class FindingSink {
 public:
   virtual ~FindingSink();
   virtual void report(const Finding &F) = 0;
+  /// A part of a kernel not analysed. Not a finding; every front end says
+  /// it in its own way (a remark, a SARIF notification), none drops it.
+  virtual void reportGap(const AnalysisGap &G) = 0;
 };
 
 } // namespace shmem

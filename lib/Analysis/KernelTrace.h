@@ -27,6 +27,7 @@
 #define SHMEM_LINT_ANALYSIS_KERNELTRACE_H
 
 #include "AnalysisOptions.h"
+#include "Finding.h"
 #include "LaneValue.h"
 #include "ThreadGeometry.h"
 
@@ -314,6 +315,11 @@ struct KernelTrace {
     std::vector<int64_t> Values;
   };
   std::map<const clang::Stmt *, UnrolledLoop> Unrolled;
+  /// What the walk did not analyse (a call not followed, a cap reached):
+  /// the walker pushes Check (unset: every check), Loc, What, Why and
+  /// CallStack; runChecks completes each and reports it once per location
+  /// and reason beside the findings (Finding.h, AnalysisGap).
+  std::vector<AnalysisGap> Gaps;
 };
 
 /// Loops walked symbolically (not unrolled) whose iteration number is fixed

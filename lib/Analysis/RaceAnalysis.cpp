@@ -192,6 +192,8 @@ void RaceFinder::run() {
       AfterPair(SA, SB, Key);
     }
   }
+  if (CutAt != Never) // Said, not silent: the handler reports the gap.
+    H.handleCut(BI.instances(unsigned(CutAt / NS))[0], Search.PairsAnalysed);
   for (unsigned Rank : {1u, 2u})
     for (const Pending &P : Deferred)
       if (P.Rank == Rank)

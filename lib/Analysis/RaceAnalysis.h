@@ -85,6 +85,12 @@ class RaceHandler {
 public:
   virtual ~RaceHandler();
   virtual void handleRace(const RaceReport &R) = 0;
+  /// The pair search spent its probe budget: the pairs of trace access
+  /// \p First's site with the sites after it, and those of every later
+  /// site, were not analysed (\p PairsAnalysed were). Races there may be
+  /// missing; the handler says so (AnalysisGap), never stays silent.
+  virtual void handleCut(unsigned First,
+                         unsigned long long PairsAnalysed) = 0;
 };
 
 /// How the pairs of sites were searched (for tests and benchmarks).

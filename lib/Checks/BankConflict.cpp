@@ -56,6 +56,9 @@ struct WarpVerdict {
   bool Conditional = false;
   std::vector<std::pair<SymbolBinding, unsigned>> ByAssignment;
   std::map<SymbolId, int64_t> Periods;
+  /// Some warp was not evaluated: its lane-dependent unknowns take this
+  /// many residue combinations, more than MaxAssignments (0: none).
+  uint64_t Capped = 0;
 };
 
 std::string laneList(const std::vector<unsigned> &Lanes) {
@@ -111,6 +114,8 @@ public:
         continue;
       WarpVerdict V = worstWarp(A, K.Trace, &Memo);
       Degrees[&A - K.Trace.Accesses.data()] = V.Valid ? V.Result.degree() : 1;
+      if (V.Capped)
+        reportCapped(A, V.Capped);
       if (!V.Valid) {
         auto EI = Enumerated.find(A.E);
         if (EI == Enumerated.end())
@@ -142,6 +147,19 @@ private:
   const KernelContext &K;
   FindingSink &Sink;
   BankModel Model;
+
+  /// Warps of \p A left out by the enumeration's bound: said, not dropped.
+  void reportCapped(const SharedAccess &A, uint64_t Combos) {
+    AnalysisGap G;
+    G.Check = CheckKind::BankConflict;
+    G.Loc = A.Loc;
+    G.What = "bank conflicts of this access not analysed in some warps (" +
+             std::to_string(Combos) + " combinations)";
+    G.Why = "its unknowns take more than " + std::to_string(MaxAssignments) +
+            " combinations of residues";
+    G.CallStack = A.CallStack;
+    K.reportGap(Sink, std::move(G));
+  }
   /// worstWarp's degree of each access of K.Trace (1 when it makes no
   /// claim), for the padding what-if's comparison.
   std::vector<unsigned> Degrees;
@@ -229,6 +247,7 @@ private:
   /// worstWarp, searching every warp.
   WarpVerdict searchWorstWarp(const SharedAccess &A, const KernelTrace &T) {
     WarpVerdict Worst;
+    uint64_t Capped = 0;
     const LaneValue &Off = A.Address.Offset;
     if (!Off.isAffine())
       return Worst; // Data-dependent or not modelled: no claim.
@@ -329,8 +348,10 @@ private:
       uint64_t Combos = 1;
       for (SymbolId S : Varying)
         Combos *= std::abs(Periods[S]);
-      if (Combos > MaxAssignments)
+      if (Combos > MaxAssignments) {
+        Capped = std::max(Capped, Combos);
         continue;
+      }
       WarpVerdict V;
       V.Warp = W;
       V.Periods = Periods;
@@ -396,6 +417,7 @@ private:
                        !V.Conditional && Worst.Conditional)))
         Worst = std::move(V);
     }
+    Worst.Capped = Capped;
     return Worst;
   }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace clang;
 
@@ -33,6 +34,13 @@ public:
   void report(const Finding &F) override {
     Kept.add(key(F.Check, F.Loc), F, checkOncePolicy(F.Check));
   }
+  /// A gap is kept once per check, location and reason (the first: the
+  /// kernel, shape and call path it names are those it was first met in);
+  /// another count in the message ("after the first 17") is no new gap.
+  void reportGap(const AnalysisGap &G) override {
+    int Check = G.Check ? int(*G.Check) : -1;
+    Gaps.addFirst({Check, G.Loc.getRawEncoding(), G.Why}, G);
+  }
   bool settled(CheckKind Check, SourceLocation Loc) const {
     return Kept.settled(key(Check, Loc), checkOncePolicy(Check));
   }
@@ -53,6 +61,10 @@ public:
     });
     for (size_t I : Order)
       Out.report(Found[I]);
+    // After the findings, in the order met (kernel by kernel, shape by
+    // shape): what was not analysed reads as a summary.
+    for (const AnalysisGap &G : Gaps.kept())
+      Out.reportGap(G);
   }
 
 private:
@@ -61,10 +73,24 @@ private:
     return {unsigned(Check), Loc.getRawEncoding()};
   }
   KeptOnce<Key, Finding> Kept;
+  KeptOnce<std::tuple<int, unsigned, std::string>, AnalysisGap> Gaps;
 };
 
 bool KernelContext::alreadyReported(CheckKind Check, SourceLocation Loc) const {
   return Reported && Reported->settled(Check, Loc);
+}
+
+void KernelContext::reportGap(FindingSink &Sink, AnalysisGap G) const {
+  G.Kernel = DisplayName;
+  G.Block = Trace.Geometry.block().str();
+  if (!G.CallStack.empty())
+    G.Notes.push_back(kernelCallNote(*this, G.CallStack.front()->getExprLoc()));
+  addInstantiationNote(*this, G.Notes);
+  G.Notes.push_back({Kernel->getLocation(),
+                     "kernel '" + DisplayName +
+                         "' not fully analysed for a block of " + G.Block +
+                         " threads (" + Trace.GeometrySource + ")"});
+  Sink.reportGap(G);
 }
 
 FindingNote kernelCallNote(const KernelContext &K, SourceLocation Call) {
@@ -124,6 +150,11 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
       Stats.Barriers += Trace.Barriers.size();
       KernelContext KC{Ctx, Opts, K, displayName(K), Trace, Graphs};
       KC.Reported = &Sink;
+      KC.GapSink = &Sink;
+      // What the walk left out concerns every check; said once per
+      // location and reason however many shapes meet it.
+      for (const AnalysisGap &G : Trace.Gaps)
+        KC.reportGap(Sink, G);
 #define SHMEM_CHECK(KIND, NAME, DOC, ONCE, RUN, ...)                           \
   if (Opts.enabled(CheckKind::KIND))                                           \
     RUN(KC, Sink);

@@ -43,6 +43,9 @@ struct TransferVerdict {
   /// "successive lanes are 'pitch' elements apart" or "... 128 bytes
   /// apart", when the warp has one stride.
   std::string Stride;
+  /// No verdict because the lane-dependent unknowns take this many value
+  /// combinations, more than the enumeration's bound (0: not so).
+  uint64_t Capped = 0;
 };
 
 class OncePerLocation;
@@ -69,6 +72,20 @@ struct KernelContext {
   /// reported (the check's OncePolicy is First and one is kept there), so
   /// that the check can skip the work of making it.
   bool alreadyReported(CheckKind Check, clang::SourceLocation Loc) const;
+
+  /// Reports \p G, a part of this kernel not analysed, to \p Sink with
+  /// the kernel, the block shape and the notes that say them (the call
+  /// from the kernel when G.CallStack is set, the instantiation, the
+  /// shape) filled in. runChecks keeps one per location and reason.
+  void reportGap(FindingSink &Sink, AnalysisGap G) const;
+  /// The same, to runChecks' sink: for code that has the context but no
+  /// sink (an analysis a check calls, such as ExitedThreadData or the
+  /// uniformity a check builds). Kept as FindingSink's are.
+  FindingSink *GapSink = nullptr;
+  void reportGap(AnalysisGap G) const {
+    if (GapSink)
+      reportGap(*GapSink, std::move(G));
+  }
 };
 
 /// Statistics a front end may print (--verbose, benchmarks).

@@ -292,7 +292,20 @@ private:
       auto OI = Orphans.find(variableKey(L.Address));
       if (OI == Orphans.end())
         continue;
-      std::vector<Iteration> Iters = iterations(T, L.Address.Offset);
+      bool TooMany = false;
+      std::vector<Iteration> Iters = iterations(T, L.Address.Offset, TooMany);
+      if (TooMany) {
+        // Said, not dropped: this read is not judged.
+        AnalysisGap G;
+        G.Check = CheckKind::DivergentBarrier;
+        G.Loc = L.Loc;
+        G.What = "reads of data only exited threads would write not judged "
+                 "here";
+        G.Why = "its loops take more than " +
+                std::to_string(MaxReadIterations) + " iterations";
+        G.CallStack = L.CallStack;
+        K.reportGap(std::move(G));
+      }
       for (const Iteration &It : Iters) {
         if (judgeLoad(W, L, It, OI->second, Out)) {
           Reported.insert(L.E);
@@ -316,9 +329,9 @@ private:
   /// whose trip counts the trace knows (`sharedPos[counter]` with `counter
   /// < blockDim.x`, more trips than the walker unrolls), every combination
   /// of their iterations, at most MaxReadIterations; otherwise none (the
-  /// read is not judged).
-  std::vector<Iteration> iterations(const KernelTrace &T,
-                                    const LaneValue &Off) const {
+  /// read is not judged; \p TooMany says when that is for the bound).
+  std::vector<Iteration> iterations(const KernelTrace &T, const LaneValue &Off,
+                                    bool &TooMany) const {
     if (Off.isConcrete())
       return {Iteration{}};
     // The loops the unknowns count, with the known iteration count.
@@ -339,7 +352,8 @@ private:
     size_t Total = 1;
     for (const auto &P : Loops) {
       Total *= P.second;
-      if (P.second == 0 || Total > MaxReadIterations)
+      TooMany = Total > MaxReadIterations;
+      if (P.second == 0 || TooMany)
         return {};
     }
     std::vector<Iteration> Out;

@@ -61,6 +61,19 @@ public:
     Sink.report(F);
   }
 
+  void handleCut(unsigned First, unsigned long long PairsAnalysed) override {
+    const SharedAccess &A = K.Trace.Accesses[First];
+    AnalysisGap G;
+    G.Check = CheckKind::Race;
+    G.Loc = A.Loc;
+    // At the first pair left out; the pairs after it in site order are.
+    G.What = "race pairs after the first " + std::to_string(PairsAnalysed) +
+             " not analysed";
+    G.Why = "probe budget reached";
+    G.CallStack = A.CallStack;
+    K.reportGap(Sink, std::move(G));
+  }
+
 private:
   const KernelContext &K;
   FindingSink &Sink;

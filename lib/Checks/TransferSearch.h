@@ -20,6 +20,10 @@
 
 namespace shmem {
 
+/// The most combinations of the varying unknowns' values a transfer's
+/// verdict enumerates; beyond it the access gets none (an analysis gap).
+constexpr unsigned MaxAssignments = 4096;
+
 struct WarpInfo {
   unsigned Begin = 0, End = 0, First = 0;
   std::vector<unsigned> Active;

@@ -30,7 +30,6 @@ namespace shmem {
 
 namespace {
 
-constexpr unsigned MaxAssignments = 4096;
 /// The largest value a lane-dependent unknown is enumerated up to before
 /// the periodic tail.
 constexpr int64_t MaxThreshold = 2048;
@@ -281,8 +280,11 @@ TransferSearch::TransferSearch(const GlobalAccess &A, const KernelTrace &T) {
 TransferVerdict analyzeTransfer(const GlobalAccess &A, const KernelTrace &T) {
   TransferVerdict V;
   TransferSearch Search(A, T);
-  if (!Search.Ok)
+  if (!Search.Ok) {
+    if (Search.Combos > MaxAssignments)
+      V.Capped = Search.Combos;
     return V;
+  }
   const std::vector<WarpInfo> &Warps = Search.Warps;
   const std::vector<SymbolId> &Varying = Search.Varying;
   const std::vector<std::vector<int64_t>> &Values = Search.Values;

@@ -40,6 +40,18 @@ public:
       if (A.Shared.empty() || A.Kind == AccessKind::Atomic)
         continue;
       TransferVerdict V = analyzeTransfer(K, I);
+      if (V.Capped) {
+        // Said, not dropped: no verdict for this access.
+        AnalysisGap G;
+        G.Check = CheckKind::UncoalescedTransfer;
+        G.Loc = A.Loc;
+        G.What = "coalescing of this access not analysed (" +
+                 std::to_string(V.Capped) + " combinations)";
+        G.Why = "its unknowns take more than " +
+                std::to_string(MaxAssignments) + " combinations of values";
+        G.CallStack = A.CallStack;
+        K.reportGap(Sink, std::move(G));
+      }
       if (!V.Valid || !V.Uncoalesced)
         continue;
       auto It = Worst.find(A.E);

@@ -44,6 +44,10 @@ public:
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0 [%1]");
     NoteID = D.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+    // A part of a kernel not analysed is a remark: -Werror promotes
+    // warnings only, and it is no defect of the code being built.
+    GapID = D.getCustomDiagID(DiagnosticsEngine::Remark, "%0 [%1]");
+    AllGapID = D.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
   }
   void report(const Finding &F) override {
     StringRef Check = checkName(F.Check);
@@ -60,10 +64,23 @@ public:
     for (const FindingNote &N : F.Notes)
       D.Report(N.Loc, NoteID) << N.Message;
   }
+  void reportGap(const AnalysisGap &G) override {
+    DiagnosticsEngine &D = Ctx.getDiagnostics();
+    if (G.Check) {
+      StringRef Check = checkName(*G.Check);
+      if (isSuppressed(Ctx.getSourceManager(), G.Loc, Check))
+        return;
+      D.Report(G.Loc, GapID) << G.message() << Check;
+    } else {
+      D.Report(G.Loc, AllGapID) << G.message();
+    }
+    for (const FindingNote &N : G.Notes)
+      D.Report(N.Loc, NoteID) << N.Message;
+  }
 
 private:
   ASTContext &Ctx;
-  unsigned WarnID, NoteID;
+  unsigned WarnID, NoteID, GapID, AllGapID;
 };
 
 class Consumer : public ASTConsumer {

@@ -911,7 +911,7 @@ static std::string repoRoot() {
 
 void writeReport(const DriverOptions &Opts,
                  const std::vector<ReportedFinding> &Findings,
-                 llvm::raw_ostream &Out) {
+                 const std::vector<ReportedGap> &Gaps, llvm::raw_ostream &Out) {
   OutputFormat F = OutputFormat::Text;
   parseOutputFormat(Opts.Format, F);
   OutputContext Ctx;
@@ -919,7 +919,7 @@ void writeReport(const DriverOptions &Opts,
   Ctx.RepoRoot = repoRoot();
   Ctx.Color = Opts.Color;
   Ctx.Verbose = Opts.Verbose;
-  writeFindings(Out, F, Findings, Ctx);
+  writeFindings(Out, F, Findings, Ctx, Gaps);
   if (!Opts.ExportFixes.empty()) {
     std::error_code EC;
     llvm::raw_fd_ostream Y(Opts.ExportFixes, EC);
@@ -933,7 +933,8 @@ void writeReport(const DriverOptions &Opts,
     // BuildDirectory.
     writeExportFixesYaml(Y, Opts.Jobs.empty() ? "" : Opts.Jobs.front().File,
                          Findings,
-                         Opts.Jobs.empty() ? "" : Opts.Jobs.front().Directory);
+                         Opts.Jobs.empty() ? "" : Opts.Jobs.front().Directory,
+                         nullptr, Gaps);
   }
 }
 

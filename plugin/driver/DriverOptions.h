@@ -71,10 +71,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 /// exit status.
 int writeCompileCommands(const DriverOptions &Opts, llvm::raw_ostream &Err);
 
-/// Print findings in the selected format.
+/// Print findings, and the parts of kernels not analysed, in the selected
+/// format.
 void writeReport(const DriverOptions &Opts,
                  const std::vector<ReportedFinding> &Findings,
-                 llvm::raw_ostream &Out);
+                 const std::vector<ReportedGap> &Gaps, llvm::raw_ostream &Out);
 
 } // namespace shmem
 

@@ -99,9 +99,15 @@ public:
 
 struct Collected : FindingSink {
   std::vector<Finding> Findings;
+  /// What the analysis of the synthesised kernel left out, said after the
+  /// pictures (its locations are in no file the user wrote).
+  std::vector<std::string> Gaps;
   void report(const Finding &F) override {
     if (F.Check == CheckKind::BankConflict && F.Picture)
       Findings.push_back(F);
+  }
+  void reportGap(const AnalysisGap &G) override {
+    Gaps.push_back(G.message());
   }
 };
 
@@ -363,6 +369,8 @@ int explainIndex(const char *Argv0, const ExplainArgs &A,
     Out << "\n" << renderBankPictureText(P) << "\n";
     summaryTable(Out, P);
   }
+  for (const std::string &G : Default.Gaps)
+    Out << "note: not fully analysed: " << G << "\n";
   return 0;
 }
 

@@ -435,6 +435,9 @@ details.lanes td.off{color:#b8bec9}
 pre.detail{background:#fbfbfc;border:1px solid var(--line);padding:6px 8px}
 .fix{font-size:13px}
 .empty{font-size:15px;color:var(--ok)}
+.gaps{background:#fff;border:1px solid var(--line);border-left:5px solid #7d8799;border-radius:6px;margin:14px 0;padding:10px 16px}
+.gaps h2{font-size:15px;margin:0 0 4px}
+.gap h3{font-size:14px;margin:10px 0 2px;font-weight:600}
 footer{color:var(--mute);font-size:12px;padding:0 24px 20px}
 )css";
 
@@ -457,7 +460,8 @@ const ReportedNote *pairedNote(const ReportedFinding &F) {
 
 void writeHtmlReport(llvm::raw_ostream &OS,
                      llvm::ArrayRef<ReportedFinding> Findings,
-                     const OutputContext &Ctx) {
+                     const OutputContext &Ctx,
+                     llvm::ArrayRef<ReportedGap> Gaps) {
   Sources Src(Ctx.ReadFile);
   std::map<std::string, unsigned> ByCheck;
   std::map<std::string, unsigned> Files;
@@ -483,8 +487,15 @@ void writeHtmlReport(llvm::raw_ostream &OS,
       First = false;
     }
   }
+  if (!Gaps.empty())
+    OS << " <a href=\"#not-analysed\">" << Gaps.size()
+       << (Gaps.size() == 1 ? " part" : " parts")
+       << " of kernels not analysed</a>.";
   OS << "</p></header>\n<main>\n";
-  if (Findings.empty())
+  if (Findings.empty() && !Gaps.empty())
+    OS << "<p class=\"empty\">shmem-lint found nothing to report in what it "
+          "analysed.</p>\n";
+  else if (Findings.empty())
     OS << "<p class=\"empty\">shmem-lint found nothing to report.</p>\n";
   else {
     OS << "<nav><ol>";
@@ -548,6 +559,28 @@ void writeHtmlReport(llvm::raw_ostream &OS,
          << ":" << X.Column << "</span>: replace " << X.Length
          << (X.Length == 1 ? " byte" : " bytes") << " with <code>"
          << escapeHtml(X.Replacement) << "</code></p>\n";
+    OS << "</section>\n";
+  }
+  // Said, not left out: findings may be missing where the analysis
+  // stopped short.
+  if (!Gaps.empty()) {
+    OS << "<section class=\"gaps\" id=\"not-analysed\">\n<h2>Not "
+          "analysed</h2>\n<p class=\"aside\">Findings may be missing here: "
+          "the analysis stopped short of these parts of the kernels.</p>\n";
+    for (const ReportedGap &G : Gaps) {
+      OS << "<div class=\"gap\"><h3>";
+      if (!G.Check.empty())
+        OS << "<span class=\"check\">" << escapeHtml(G.Check) << "</span>";
+      OS << "<span class=\"loc\">"
+         << escapeHtml(locationText(G.Loc, Ctx.RepoRoot)) << "</span></h3>\n"
+         << "<p class=\"message\">" << escapeHtml(G.message()) << "</p>\n"
+         << excerpt(Src, G.Loc, 1) << "\n<ul class=\"notes\">\n";
+      for (const ReportedNote &N : G.Notes)
+        OS << "<li><span class=\"kind\">note</span> <span class=\"loc\">"
+           << escapeHtml(locationText(N.Loc, Ctx.RepoRoot)) << "</span> "
+           << escapeHtml(N.Message) << "</li>\n";
+      OS << "</ul></div>\n";
+    }
     OS << "</section>\n";
   }
   OS << "</main>\n<footer>shmem-lint " << escapeHtml(Ctx.ToolVersion)

@@ -10,7 +10,9 @@
 //    what-if) and after an XOR swizzle, each with its shared-memory cost;
 //    the numbers in a table;
 //  - races: the two accesses side by side with the witness threads;
-//  - divergent barriers: the barrier and the condition.
+//  - divergent barriers: the barrier and the condition;
+// then a "Not analysed" section with each part of a kernel the analysis
+// left out (ReportedGap): where, why, the kernel and its block shape.
 // The output is deterministic (no dates), so tests can compare it.
 //
 //===----------------------------------------------------------------------===//
@@ -29,9 +31,12 @@
 
 namespace shmem {
 
+/// \p Gaps, the parts of kernels not analysed, get a section of their own
+/// after the findings ("Not analysed") and a count in the header.
 void writeHtmlReport(llvm::raw_ostream &OS,
                      llvm::ArrayRef<ReportedFinding> Findings,
-                     const OutputContext &Ctx);
+                     const OutputContext &Ctx,
+                     llvm::ArrayRef<ReportedGap> Gaps = {});
 
 /// The SVG of one layout's lane->bank picture (public for tests).
 std::string laneBankSvg(const LayoutPicture &L, llvm::StringRef Title);

@@ -297,6 +297,7 @@ constexpr const char *Bold = "\033[1m";
 constexpr const char *Reset = "\033[0m";
 constexpr const char *WarningColor = "\033[0;1;35m";
 constexpr const char *NoteColor = "\033[0;1;36m";
+constexpr const char *RemarkColor = "\033[0;1;34m";
 constexpr const char *CaretColor = "\033[0;1;32m";
 
 void writeLocation(llvm::raw_ostream &OS, const ReportedLocation &L) {
@@ -340,16 +341,20 @@ void writeSnippet(llvm::raw_ostream &OS, const ReportedLocation &L,
 }
 
 void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
-               Prepared &P) {
+               llvm::ArrayRef<ReportedGap> Gaps, Prepared &P) {
   const bool Color = P.Ctx.Color;
+  // A gap is a remark, as clang says what it did not do (-Rpass-missed):
+  // not a warning, so that nothing counting warnings counts it.
+  bool IsRemark = false;
   auto Head = [&](const ReportedLocation &L, bool IsNote,
                   llvm::StringRef Message, llvm::StringRef Check) {
     if (Color)
       OS << Bold;
     writeLocation(OS, L);
     if (Color)
-      OS << Reset << (IsNote ? NoteColor : WarningColor);
-    OS << (IsNote ? "note: " : "warning: ");
+      OS << Reset
+         << (IsNote ? NoteColor : IsRemark ? RemarkColor : WarningColor);
+    OS << (IsNote ? "note: " : IsRemark ? "remark: " : "warning: ");
     if (Color)
       OS << Reset;
     if (Color && !IsNote)
@@ -380,6 +385,12 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
                           llvm::StringRef(X.Replacement).str() + "\"";
         Head(L, /*IsNote=*/true, Msg, "");
       }
+  }
+  IsRemark = true;
+  for (const ReportedGap &G : Gaps) {
+    Head(G.Loc, /*IsNote=*/false, G.message(), G.Check);
+    for (const ReportedNote &N : G.Notes)
+      Head(N.Loc, /*IsNote=*/true, N.Message, "");
   }
 }
 
@@ -454,7 +465,7 @@ void writeRule(llvm::json::OStream &J, const CheckDescription &D,
 }
 
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
-                Prepared &P) {
+                llvm::ArrayRef<ReportedGap> Gaps, Prepared &P) {
   const OutputContext &Ctx = P.Ctx;
   llvm::json::OStream J(OS, 2);
   J.object([&] {
@@ -471,6 +482,56 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
             J.attributeArray("rules", [&] {
               for (const CheckDescription &D : P.Checks)
                 writeRule(J, D, Ctx);
+            });
+            // What toolExecutionNotifications refer to (SARIF 2.1.0
+            // 3.19.23, reportingDescriptor for notifications).
+            J.attributeArray("notifications", [&] {
+              J.object([&] {
+                J.attribute("id", AnalysisGapId);
+                J.attribute("name", "AnalysisGap");
+                J.attributeObject("shortDescription", [&] {
+                  J.attribute("text", "part of a kernel not analysed; "
+                                      "findings may be missing there");
+                });
+                J.attributeObject("defaultConfiguration",
+                                  [&] { J.attribute("level", "warning"); });
+              });
+            });
+          });
+        });
+        // The run itself succeeded; what it left out of the kernels is a
+        // notification each, not a result (3.20.21: no finding, no alert).
+        J.attributeArray("invocations", [&] {
+          J.object([&] {
+            J.attribute("executionSuccessful", true);
+            if (Gaps.empty())
+              return;
+            J.attributeArray("toolExecutionNotifications", [&] {
+              for (const ReportedGap &G : Gaps)
+                J.object([&] {
+                  J.attribute("level", "warning");
+                  J.attributeObject("message", [&] {
+                    J.attribute("text", G.message() + " (kernel '" + G.Kernel +
+                                            "', block " + G.Block + ")");
+                  });
+                  J.attributeArray("locations", [&] {
+                    J.object([&] { writePhysicalLocation(J, G.Loc, P); });
+                  });
+                  J.attributeObject("descriptor", [&] {
+                    J.attribute("id", AnalysisGapId);
+                    J.attribute("index", 0);
+                  });
+                  if (!G.Check.empty())
+                    J.attributeObject("associatedRule", [&] {
+                      J.attribute("id", G.Check);
+                      J.attribute("index", P.ruleIndex(G.Check));
+                    });
+                  J.attributeObject("properties", [&] {
+                    J.attribute("kernel", G.Kernel);
+                    J.attribute("block", G.Block);
+                    J.attribute("reason", G.Why);
+                  });
+                });
             });
           });
         });
@@ -566,8 +627,19 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
 // GitHub, GitLab, JSON
 //===----------------------------------------------------------------------===//
 
+/// A gap's fingerprint, as a finding's (no line number) under the gap's
+/// own name, so that it never equals a finding's.
+std::string gapFingerprint(const ReportedGap &G, Prepared &P) {
+  ReportedFinding F;
+  F.Check = std::string(AnalysisGapId) + "/" + G.Check;
+  F.Loc = G.Loc;
+  F.Message = G.message();
+  return fingerprintWith(F, P.Ctx.RepoRoot, P.Sources);
+}
+
 void writeGitHub(llvm::raw_ostream &OS,
-                 llvm::ArrayRef<ReportedFinding> Findings, Prepared &P) {
+                 llvm::ArrayRef<ReportedFinding> Findings,
+                 llvm::ArrayRef<ReportedGap> Gaps, Prepared &P) {
   for (const ReportedFinding &F : Findings) {
     OS << "::warning file=" << escapeGitHubProperty(P.relative(F.Loc.File));
     if (F.Loc.Line) {
@@ -602,10 +674,28 @@ void writeGitHub(llvm::raw_ostream &OS,
               "upload --format=sarif to code scanning to see them all on "
               "the pull request.")
        << '\n';
+  // Parts of kernels not analysed: notices, which GitHub shows apart from
+  // the warnings (and does not count against their limit).
+  for (const ReportedGap &G : Gaps) {
+    OS << "::notice file=" << escapeGitHubProperty(P.relative(G.Loc.File));
+    if (G.Loc.Line) {
+      OS << ",line=" << G.Loc.Line;
+      if (G.Loc.Column)
+        OS << ",col=" << G.Loc.Column;
+    }
+    OS << ",title="
+       << escapeGitHubProperty("shmem-lint: not fully analysed" +
+                               (G.Check.empty() ? "" : " (" + G.Check + ")"))
+       << "::"
+       << escapeGitHubData(G.message() + " (kernel '" + G.Kernel +
+                           "', block " + G.Block + ")")
+       << '\n';
+  }
 }
 
 void writeGitLab(llvm::raw_ostream &OS,
-                 llvm::ArrayRef<ReportedFinding> Findings, Prepared &P) {
+                 llvm::ArrayRef<ReportedFinding> Findings,
+                 llvm::ArrayRef<ReportedGap> Gaps, Prepared &P) {
   llvm::json::OStream J(OS, 2);
   J.array([&] {
     for (size_t I = 0; I < Findings.size(); ++I) {
@@ -623,6 +713,24 @@ void writeGitLab(llvm::raw_ostream &OS,
         });
       });
     }
+    // Code Quality has issues only: a part of a kernel not analysed is one
+    // of the lowest severity, under a name no check has.
+    for (const ReportedGap &G : Gaps)
+      J.object([&] {
+        std::string Text = (G.Check.empty() ? "" : G.Check + " ") +
+                           "not fully analysed: " + G.message() +
+                           " (kernel '" + G.Kernel + "', block " + G.Block +
+                           ")";
+        J.attribute("description", Text);
+        J.attribute("check_name", AnalysisGapId);
+        J.attribute("fingerprint", gapFingerprint(G, P));
+        J.attribute("severity", "info");
+        J.attributeObject("location", [&] {
+          J.attribute("path", P.relative(G.Loc.File));
+          J.attributeObject(
+              "lines", [&] { J.attribute("begin", std::max(G.Loc.Line, 1u)); });
+        });
+      });
   });
   OS << '\n';
 }
@@ -636,12 +744,13 @@ void writeJsonLocation(llvm::json::OStream &J, const ReportedLocation &L,
 }
 
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
-               Prepared &P) {
+               llvm::ArrayRef<ReportedGap> Gaps, Prepared &P) {
   llvm::json::OStream J(OS, 2);
   J.array([&] {
     for (size_t I = 0; I < Findings.size(); ++I) {
       const ReportedFinding &F = Findings[I];
       J.object([&] {
+        J.attribute("kind", "finding");
         J.attribute("check", F.Check);
         writeJsonLocation(J, F.Loc, P);
         J.attribute("message", F.Message);
@@ -668,6 +777,27 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
         J.attribute("fingerprint", P.uniqueFingerprint(I));
       });
     }
+    // After the findings, and with no "check" key: a script that reads
+    // findings by their check does not take a gap for one.
+    for (const ReportedGap &G : Gaps)
+      J.object([&] {
+        J.attribute("kind", "gap");
+        J.attribute("for_check", G.Check);
+        writeJsonLocation(J, G.Loc, P);
+        J.attribute("message", G.message());
+        J.attribute("what", G.What);
+        J.attribute("reason", G.Why);
+        J.attribute("kernel", G.Kernel);
+        J.attribute("block", G.Block);
+        J.attributeArray("notes", [&] {
+          for (const ReportedNote &N : G.Notes)
+            J.object([&] {
+              writeJsonLocation(J, N.Loc, P);
+              J.attribute("message", N.Message);
+            });
+        });
+        J.attribute("fingerprint", gapFingerprint(G, P));
+      });
   });
   OS << '\n';
 }
@@ -709,26 +839,26 @@ std::string escapeGitHubProperty(llvm::StringRef S) {
 
 void writeFindings(llvm::raw_ostream &OS, OutputFormat Format,
                    llvm::ArrayRef<ReportedFinding> Findings,
-                   const OutputContext &Ctx) {
+                   const OutputContext &Ctx, llvm::ArrayRef<ReportedGap> Gaps) {
   Prepared P(Findings, Ctx);
   switch (Format) {
   case OutputFormat::Text:
-    writeText(OS, Findings, P);
+    writeText(OS, Findings, Gaps, P);
     return;
   case OutputFormat::Sarif:
-    writeSarif(OS, Findings, P);
+    writeSarif(OS, Findings, Gaps, P);
     return;
   case OutputFormat::GitHub:
-    writeGitHub(OS, Findings, P);
+    writeGitHub(OS, Findings, Gaps, P);
     return;
   case OutputFormat::GitLab:
-    writeGitLab(OS, Findings, P);
+    writeGitLab(OS, Findings, Gaps, P);
     return;
   case OutputFormat::Json:
-    writeJson(OS, Findings, P);
+    writeJson(OS, Findings, Gaps, P);
     return;
   case OutputFormat::Html:
-    writeHtmlReport(OS, Findings, Ctx);
+    writeHtmlReport(OS, Findings, Ctx, Gaps);
     return;
   }
 }
@@ -820,7 +950,8 @@ namespace shmem {
 void writeExportFixesYaml(llvm::raw_ostream &OS, llvm::StringRef MainSourceFile,
                           llvm::ArrayRef<ReportedFinding> Findings,
                           llvm::StringRef BuildDirectory,
-                          OffsetResolver Offsets) {
+                          OffsetResolver Offsets,
+                          llvm::ArrayRef<ReportedGap> Gaps) {
   if (!Offsets)
     Offsets = fileOffsetResolver();
   auto Message = [&](llvm::StringRef Text, const ReportedLocation &L) {
@@ -841,6 +972,16 @@ void writeExportFixesYaml(llvm::raw_ostream &OS, llvm::StringRef MainSourceFile,
           {X.File, X.Offset, X.Length, X.Replacement});
     for (const ReportedNote &N : F.Notes)
       D.Notes.push_back(Message(N.Message, N.Loc));
+    D.BuildDirectory = BuildDirectory.str();
+    Doc.Diagnostics.push_back(std::move(D));
+  }
+  for (const ReportedGap &G : Gaps) {
+    YamlDiagnostic D;
+    D.DiagnosticName = G.Check.empty() ? AnalysisGapId : G.Check;
+    D.DiagnosticMessage = Message(G.message(), G.Loc);
+    for (const ReportedNote &N : G.Notes)
+      D.Notes.push_back(Message(N.Message, N.Loc));
+    D.Level = "Remark";
     D.BuildDirectory = BuildDirectory.str();
     Doc.Diagnostics.push_back(std::move(D));
   }

@@ -73,9 +73,26 @@ struct OutputContext {
   FileReader ReadFile;
 };
 
+/// \p Gaps, the parts of kernels the analysis left out, are said in every
+/// format, after the findings and never as one:
+///   text    `file:line:col: remark: message [check]` and its notes;
+///   sarif   runs[].invocations[].toolExecutionNotifications, level
+///           "warning", descriptor shmem-lint-analysis-gap, the check as
+///           associatedRule (executionSuccessful stays true);
+///   github  a ::notice annotation each;
+///   gitlab  an issue of severity "info", check_name
+///           shmem-lint-analysis-gap (Code Quality has no other channel);
+///   json    elements of the same array with "kind": "gap" (findings have
+///           "kind": "finding") and "for_check" instead of "check";
+///   html    a "Not analysed" section.
 void writeFindings(llvm::raw_ostream &OS, OutputFormat Format,
                    llvm::ArrayRef<ReportedFinding> Findings,
-                   const OutputContext &Ctx);
+                   const OutputContext &Ctx,
+                   llvm::ArrayRef<ReportedGap> Gaps = {});
+
+/// The name gaps go by where a format needs one (SARIF notification
+/// descriptor, GitLab check_name): no check of that name exists.
+constexpr const char *AnalysisGapId = "shmem-lint-analysis-gap";
 
 /// Byte offset in a file of a 1-based line and column (clang's columns are
 /// byte columns); std::nullopt if unknown.
@@ -92,10 +109,13 @@ OffsetResolver fileOffsetResolver(FileReader Read = nullptr);
 /// ReportedLocation has no byte offset, so FileOffset comes from \p Offsets
 /// (by default fileOffsetResolver(), which reads the file); where it is
 /// unknown it is 0, as clang-tidy writes for a diagnostic without a location.
+/// \p Gaps follow as entries of Level: Remark, as clang-tidy exports its
+/// remarks, named after their check (or AnalysisGapId).
 void writeExportFixesYaml(llvm::raw_ostream &OS, llvm::StringRef MainSourceFile,
                           llvm::ArrayRef<ReportedFinding> Findings,
                           llvm::StringRef BuildDirectory = "",
-                          OffsetResolver Offsets = nullptr);
+                          OffsetResolver Offsets = nullptr,
+                          llvm::ArrayRef<ReportedGap> Gaps = {});
 
 //===----------------------------------------------------------------------===//
 // Pieces, public for tests and for the driver's --list-checks

@@ -48,6 +48,20 @@ struct ReportedFinding {
   std::optional<BankPicture> Picture;
 };
 
+/// A part of a kernel the analysis left out (shmem::AnalysisGap): never a
+/// finding, but said in every output format.
+struct ReportedGap {
+  /// The check whose analysis stopped short; empty when every check's did.
+  std::string Check;
+  ReportedLocation Loc;
+  std::string What, Why; ///< The message is "What: Why".
+  std::string Kernel;    ///< "transpose<float, 32>"
+  std::string Block;     ///< "32x8"
+  std::vector<ReportedNote> Notes;
+
+  std::string message() const { return What + ": " + Why; }
+};
+
 } // namespace shmem
 
 #endif

@@ -5,6 +5,7 @@
 //
 // Exit status: 0 when clean, 1 when there are findings (or some files could
 // not be analysed), 2 on usage errors or when no file could be analysed.
+// Parts of kernels not analysed (gaps) are said but leave it alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,8 +47,8 @@ namespace {
 class DriverSink : public FindingSink {
 public:
   DriverSink(const SourceManager &SM, std::vector<ReportedFinding> &Out,
-             std::set<std::string> &Seen)
-      : SM(SM), Out(Out), Seen(Seen) {}
+             std::vector<ReportedGap> &Gaps, std::set<std::string> &Seen)
+      : SM(SM), Out(Out), Gaps(Gaps), Seen(Seen) {}
 
   ReportedLocation resolve(SourceLocation L) {
     ReportedLocation R;
@@ -106,9 +107,30 @@ public:
     Out.push_back(std::move(R));
   }
 
+  /// As findings: not in system headers (whose findings are not shown
+  /// either), and `// NOLINT(check)` covers the gaps of that check.
+  void reportGap(const AnalysisGap &G) override {
+    if (G.Loc.isValid() && SM.isInSystemHeader(SM.getFileLoc(G.Loc)))
+      return;
+    std::string Check = G.Check ? checkName(*G.Check).str() : "";
+    if (!Check.empty() && isSuppressed(SM, G.Loc, Check))
+      return;
+    ReportedGap R;
+    R.Check = Check;
+    R.Loc = resolve(G.Loc);
+    R.What = G.What;
+    R.Why = G.Why;
+    R.Kernel = G.Kernel;
+    R.Block = G.Block;
+    for (const FindingNote &N : G.Notes)
+      R.Notes.push_back({resolve(N.Loc), N.Message});
+    Gaps.push_back(std::move(R));
+  }
+
 private:
   const SourceManager &SM;
   std::vector<ReportedFinding> &Out;
+  std::vector<ReportedGap> &Gaps;
   std::set<std::string> &Seen;
 };
 
@@ -116,6 +138,7 @@ private:
 /// prints and merges them in file order, so the output does not depend on -j.
 struct JobResult {
   std::vector<ReportedFinding> Findings;
+  std::vector<ReportedGap> Gaps;
   /// clang's diagnostics and the driver's messages about this file.
   std::string Messages;
   RunStats Stats;
@@ -129,7 +152,7 @@ public:
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
     std::set<std::string> Seen;
-    DriverSink Sink(Ctx.getSourceManager(), R.Findings, Seen);
+    DriverSink Sink(Ctx.getSourceManager(), R.Findings, R.Gaps, Seen);
     for (const AnalysisOptions &Run : Job.Runs) {
       RunStats S = runChecks(Ctx, Run, Sink);
       // Kernels are counted once however many runs cover them.
@@ -293,11 +316,18 @@ std::string findingKey(const ReportedFinding &F) {
          std::to_string(F.Loc.Column);
 }
 
+/// One gap per check, place and reason, across files as within one.
+std::string gapKey(const ReportedGap &G) {
+  return G.Check + "|" + G.Loc.File + ":" + std::to_string(G.Loc.Line) + ":" +
+         std::to_string(G.Loc.Column) + "|" + G.Why;
+}
+
 /// --stats: what was analysed and found, one `name: value` per line so
 /// that scripts over many projects (bench/corpus/run.sh) can add them up.
 void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
                 const RunStats &Stats,
                 const std::vector<ReportedFinding> &Findings,
+                const std::vector<ReportedGap> &Gaps,
                 llvm::raw_ostream &Err) {
   Err << "shmem-lint: stats: files analysed: " << Analysed << "\n";
   Err << "shmem-lint: stats: files not analysed: " << FailedFiles.size()
@@ -318,6 +348,16 @@ void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
         Findings.begin(), Findings.end(),
         [&](const ReportedFinding &F) { return F.Check == Name; });
     Err << "shmem-lint: stats: findings: " << Name << ": " << Count << "\n";
+  }
+  // Parts of kernels not analysed, as the files not analysed: the count,
+  // then each (place, check, message, kernel and shape).
+  Err << "shmem-lint: stats: parts not analysed: " << Gaps.size() << "\n";
+  for (const ReportedGap &G : Gaps) {
+    Err << "shmem-lint: stats: part not analysed: " << G.Loc.File << ":"
+        << G.Loc.Line << ":" << G.Loc.Column << ": " << G.message();
+    if (!G.Check.empty())
+      Err << " [" << G.Check << "]";
+    Err << " (kernel '" << G.Kernel << "', block " << G.Block << ")\n";
   }
   Err.flush();
 }
@@ -392,6 +432,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // rule runChecks applies within one (KeptOnce, the check's OncePolicy);
   // the findings are sorted by place, as clang-tidy sorts its diagnostics.
   KeptOnce<std::string, ReportedFinding> Merged;
+  KeptOnce<std::string, ReportedGap> MergedGaps;
   RunStats Stats;
   unsigned Analysed = 0, Failed = 0;
   std::vector<std::string> FailedFiles;
@@ -414,7 +455,14 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       std::string Key = findingKey(F);
       Merged.add(Key, std::move(F), Once);
     }
+    for (ReportedGap &G : R->Gaps) {
+      std::string Key = gapKey(G);
+      MergedGaps.addFirst(Key, std::move(G));
+    }
   }
+  // In the order met (file by file, kernel by kernel), as runChecks gives
+  // them.
+  std::vector<ReportedGap> Gaps = std::move(MergedGaps.kept());
   std::vector<ReportedFinding> Findings = std::move(Merged.kept());
   // (std::stable_sort would need libstdc++'s deprecated temporary buffer.)
   std::vector<size_t> Order(Findings.size());
@@ -441,9 +489,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           << "': " << EC.message() << "\n";
       return 2;
     }
-    writeReport(Opts, Findings, File);
+    writeReport(Opts, Findings, Gaps, File);
   } else {
-    writeReport(Opts, Findings, Out);
+    writeReport(Opts, Findings, Gaps, Out);
     // The summary below goes to stderr, unbuffered: without a flush, a
     // report longer than the stream's buffer came out partly before it and
     // partly after, depending on its length.
@@ -456,9 +504,12 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << " shared access(es), " << Stats.Barriers << " barrier(s); "
         << Findings.size() << " finding(s)\n";
   if (Opts.Stats)
-    printStats(Analysed, FailedFiles, Stats, Findings, Err);
+    printStats(Analysed, FailedFiles, Stats, Findings, Gaps, Err);
   if (N == 0)
     return 0;
+  // Gaps leave the status alone: they are said in every format, but a part
+  // of a kernel left out at a budget is no defect the user can fix, and
+  // unlike a file that fails to parse the rest of it was analysed.
   if (Analysed == 0)
     return 2;
   if ((!Findings.empty() && !Opts.ExitZero) || Failed)

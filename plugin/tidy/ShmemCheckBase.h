@@ -27,6 +27,9 @@ struct SharedRun {
   bool Valid = false;
   AnalysisOptions Opts; // Enabled = the kinds computed
   std::vector<Finding> Findings;
+  /// What the analysis left out; each check reports those of its own
+  /// analysis, and the first enabled check those of every check.
+  std::vector<AnalysisGap> Gaps;
 };
 
 class ShmemCheckBase : public clang::tidy::ClangTidyCheck {

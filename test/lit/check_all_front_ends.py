@@ -4,7 +4,8 @@ check each output against the same inline expectations.
 
 In the spirit of clang-tidy's check_clang_tidy.py: expectations live in the
 input as `// CHECK-MESSAGES: :[[@LINE-1]]:12: warning: ... [shmem-check]`,
-and any warning or error not expected fails the test (FileCheck's
+and any warning, error or remark (a part of a kernel not analysed) not
+expected fails the test (FileCheck's
 -implicit-check-not). The three front ends are:
 
   tidy     clang-tidy --load=<module> --checks=-*,CHECK FILE -- <cuda flags>
@@ -36,7 +37,7 @@ def run(cmd, **kw):
 
 def filecheck(args, text, src, prefix, name):
     cmd = [args.filecheck, src, "--check-prefix=" + prefix,
-           "--implicit-check-not={{warning|error}}:",
+           "--implicit-check-not={{warning|error|remark}}:",
            "--dump-input=fail"]
     p = subprocess.run(cmd, input=text, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True)

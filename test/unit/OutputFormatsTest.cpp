@@ -883,3 +883,103 @@ TEST(OutputFormatsTest, ExportFixesEmpty) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Parts of kernels not analysed (gaps)
+//===----------------------------------------------------------------------===//
+
+namespace {
+ReportedGap raceGap() {
+  ReportedGap G;
+  G.Check = "shmem-race";
+  G.Loc = {"/repo/src/k.cu", 3, 13};
+  G.What = "race pairs after the first 34 not analysed";
+  G.Why = "probe budget reached";
+  G.Kernel = "k";
+  G.Block = "1024";
+  G.Notes.push_back({{"/repo/src/k.cu", 1, 3},
+                     "kernel 'k' not fully analysed for a block of 1024 "
+                     "threads (assumed)"});
+  return G;
+}
+
+std::string renderWithGap(OutputFormat Format,
+                          llvm::ArrayRef<ReportedFinding> Findings) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  ReportedGap G = raceGap();
+  writeFindings(OS, Format, Findings, context(), {G});
+  return S;
+}
+} // namespace
+
+// A gap is said in every format, and the findings around it are written
+// exactly as without it (it comes after them and is never one).
+TEST(AnalysisGaps, EveryFormatSaysItAndFindingsStayTheSame) {
+  std::vector<ReportedFinding> Fs = {bankConflict(), race()};
+  std::string Text = renderWithGap(OutputFormat::Text, Fs);
+  std::string Plain = render(OutputFormat::Text, Fs, context());
+  EXPECT_EQ(Text.substr(0, Plain.size()), Plain);
+  EXPECT_NE(Text.find("src/k.cu:3:13: remark: race pairs after the first 34 "
+                      "not analysed: probe budget reached [shmem-race]"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Plain.find("remark:"), std::string::npos);
+
+  for (OutputFormat F : {OutputFormat::Sarif, OutputFormat::GitHub,
+                         OutputFormat::GitLab, OutputFormat::Json,
+                         OutputFormat::Html}) {
+    std::string With = renderWithGap(F, Fs);
+    std::string Without = render(F, Fs, context());
+    EXPECT_NE(With.find("probe budget reached"), std::string::npos)
+        << outputFormatName(F).str();
+    EXPECT_EQ(Without.find("probe budget reached"), std::string::npos)
+        << outputFormatName(F).str();
+  }
+
+  // JSON: the findings' elements are unchanged and first; the gap has a
+  // kind and no "check" key.
+  llvm::json::Value With = parseJson(renderWithGap(OutputFormat::Json, Fs));
+  llvm::json::Value Without =
+      parseJson(render(OutputFormat::Json, Fs, context()));
+  const llvm::json::Array *A = With.getAsArray(), *B = Without.getAsArray();
+  ASSERT_TRUE(A && B);
+  ASSERT_EQ(A->size(), B->size() + 1);
+  for (size_t I = 0; I < B->size(); ++I)
+    EXPECT_EQ((*A)[I], (*B)[I]);
+  const llvm::json::Object *Gap = A->back().getAsObject();
+  EXPECT_EQ(str(Gap, "kind"), "gap");
+  EXPECT_EQ(str(Gap, "for_check"), "shmem-race");
+  EXPECT_EQ(str(Gap, "reason"), "probe budget reached");
+  EXPECT_FALSE(Gap && Gap->get("check"));
+
+  // SARIF: a notification of a successful invocation, no extra result.
+  llvm::json::Value S = parseJson(renderWithGap(OutputFormat::Sarif, Fs));
+  const llvm::json::Object *Run =
+      (*S.getAsObject()->getArray("runs"))[0].getAsObject();
+  ASSERT_TRUE(Run);
+  EXPECT_EQ(Run->getArray("results")->size(), 2u);
+  const llvm::json::Object *Inv =
+      (*Run->getArray("invocations"))[0].getAsObject();
+  ASSERT_TRUE(Inv);
+  EXPECT_EQ(Inv->getBoolean("executionSuccessful"), std::optional<bool>(true));
+  const llvm::json::Array *N = Inv->getArray("toolExecutionNotifications");
+  ASSERT_TRUE(N && N->size() == 1);
+  const llvm::json::Object *Note = (*N)[0].getAsObject();
+  EXPECT_EQ(str(Note, "level"), "warning");
+  EXPECT_EQ(str(Note->getObject("descriptor"), "id"), AnalysisGapId);
+  EXPECT_EQ(str(Note->getObject("associatedRule"), "id"), "shmem-race");
+}
+
+// clang-tidy's YAML: the gap is an entry of level Remark after the findings.
+TEST(AnalysisGaps, ExportFixesYamlHasARemark) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  writeExportFixesYaml(OS, "/repo/src/k.cu", {bankConflict()}, "/repo",
+                       fileOffsetResolver(context().ReadFile), {raceGap()});
+  size_t Warning = S.find("Level:           Warning");
+  size_t Remark = S.find("Level:           Remark");
+  EXPECT_NE(Warning, std::string::npos) << S;
+  EXPECT_NE(Remark, std::string::npos) << S;
+  EXPECT_LT(Warning, Remark);
+}

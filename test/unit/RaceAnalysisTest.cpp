@@ -46,6 +46,11 @@ struct Recorder : RaceHandler {
        << R.Reason << " " << R.ReadModifyWrite;
     Reports.push_back(OS.str());
   }
+  /// The search's cut, as "access/pairs": a cut changes what a run says.
+  void handleCut(unsigned First, unsigned long long PairsAnalysed) override {
+    Reports.push_back("cut " + std::to_string(First) + "/" +
+                      std::to_string(PairsAnalysed));
+  }
 };
 
 struct Runs {
