@@ -45,6 +45,12 @@ struct AnalysisOptions {
   bool ReportDataDependent = false;
   /// Depth to which __device__ callees are analysed in the caller's context.
   unsigned InlineDepth = 8;
+  /// The step cap of shmem-divergent-barrier's uniformity fixpoint, per
+  /// function and context
+  /// (UniformityAnalysis::setStepCap; 0: its default, which a correct
+  /// transfer never reaches). No front end sets it: tests lower it to see
+  /// that reaching the cap is said (an AnalysisGap), not silent.
+  unsigned UniformityStepCap = 0;
   /// Build the lane->bank pictures bank findings carry (Finding::Picture
   /// and Detail: the padded and swizzled what-ifs). The driver's HTML,
   /// SARIF, JSON and --verbose outputs show them; clang-tidy and the

@@ -50,7 +50,7 @@ const SiteValues &RaceFinder::values(unsigned S) {
   V.Known = true;
   if (!UA)
     UA = std::make_unique<UniformityAnalysis>(Ctx, &T.Geometry,
-                                              Opts.InlineDepth);
+                                              Opts.InlineDepth, Graphs);
   const SharedAccess &A = T.Accesses[BI.instances(S)[0]];
   const FunctionUniformity *FU = &UA->analyzeKernel(T.Kernel);
   for (const CallExpr *Call : A.CallStack)

@@ -171,8 +171,9 @@ class RaceFinder {
 public:
   RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
              RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs)
-      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), BI(Ctx, T, Graphs),
-        G(T.Geometry), N(G.threads()), WS(G.warpSize()) {}
+      : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), Graphs(Graphs),
+        BI(Ctx, T, Graphs), G(T.Geometry), N(G.threads()),
+        WS(G.warpSize()) {}
 
   void run();
 
@@ -182,6 +183,8 @@ private:
   const AnalysisOptions &Opts;
   RaceHandler &H;
   RaceSearch &Search;
+  /// The translation unit's CFGs (null: each analysis builds its own).
+  ProgramCFGs *Graphs;
   BarrierIntervals BI;
   const ThreadGeometry &G;
   unsigned N, WS;

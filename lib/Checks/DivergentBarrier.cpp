@@ -61,7 +61,18 @@ public:
         Contents(K.Ctx) {}
 
   void run() {
+    UA.setStepCap(K.Opts.UniformityStepCap);
     const FunctionUniformity &FU = UA.analyzeKernel(K.Kernel);
+    if (!FU.converged()) {
+      // The levels are the last state, not a fixpoint: a barrier judged
+      // uniform may not be. Said, so that no one reads silence as safety.
+      AnalysisGap G;
+      G.Check = CheckKind::DivergentBarrier;
+      G.Loc = K.Kernel->getLocation();
+      G.What = "which threads reach each barrier not settled";
+      G.Why = "the uniformity fixpoint reached its step cap";
+      K.reportGap(Sink, std::move(G));
+    }
     std::vector<const CallExpr *> Chain;
     // Each finding goes to runChecks as it is found, so that a barrier met
     // again on another call path is skipped; runChecks emits them in

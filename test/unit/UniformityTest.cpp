@@ -9,6 +9,7 @@
 #include "Analysis/Butterfly.h"
 #include "Analysis/Program/Worklist.h"
 #include "Analysis/Uniformity.h"
+#include "Checks/Checks.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -655,6 +656,51 @@ TEST(Uniformity, ACalleeCutOffAtItsCapIsReportedByTheKernel) {
   EXPECT_EQ(FU.fixpointSteps(), KernelSteps);
   EXPECT_FALSE(calleeOf(FU)->converged());
   EXPECT_FALSE(FU.converged());
+}
+
+// Reaching the cap is said where users see it: shmem-divergent-barrier
+// reports an analysis gap for the kernel (a remark in every front end),
+// and nothing at the default cap.
+TEST(Uniformity, TheBarrierCheckSaysACapReached) {
+  Parsed P = parse(R"(
+__global__ void k(float *out, int n) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int i = 0; i < n; ++i) {
+    s[threadIdx.x] = acc;
+    __syncthreads();
+    acc += s[(threadIdx.x + 1) % 256];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+)");
+  ASSERT_TRUE(P.AST && P.Kernel);
+  struct Collect : FindingSink {
+    std::vector<Finding> Findings;
+    std::vector<AnalysisGap> Gaps;
+    void report(const Finding &F) override { Findings.push_back(F); }
+    void reportGap(const AnalysisGap &G) override { Gaps.push_back(G); }
+  };
+  auto Run = [&](unsigned Cap) {
+    AnalysisOptions Opts;
+    Opts.BlockDim = Dim3{256, 1, 1};
+    Opts.enable(CheckKind::DivergentBarrier);
+    Opts.UniformityStepCap = Cap;
+    Collect C;
+    runChecks(P.AST->getASTContext(), Opts, C);
+    return C;
+  };
+  Collect Default = Run(0);
+  EXPECT_TRUE(Default.Gaps.empty());
+  EXPECT_TRUE(Default.Findings.empty());
+  Collect Capped = Run(1);
+  ASSERT_EQ(Capped.Gaps.size(), 1u);
+  EXPECT_EQ(Capped.Gaps[0].Check, CheckKind::DivergentBarrier);
+  EXPECT_EQ(Capped.Gaps[0].message(),
+            "which threads reach each barrier not settled: the uniformity "
+            "fixpoint reached its step cap");
+  EXPECT_EQ(Capped.Gaps[0].Kernel, "k");
 }
 
 TEST(Worklist, ReversePostOrderAndTheCap) {

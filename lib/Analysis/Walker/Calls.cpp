@@ -275,8 +275,23 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
       if (const ParmVarDecl *P = Def->getParamDecl(I - Offset);
           groupClass(P->getType()))
         Groups.push_back({P, groupOf(Call->getArg(I))});
-  if (!mayEnter(Def))
+  if (!mayEnter(Def)) {
+    // Said, not dropped: the accesses and barriers of the callee are not
+    // in the trace, and its result is unknown.
+    if (Recording) {
+      bool Recursive = Inlining.size() < Opts.InlineDepth;
+      AnalysisGap G;
+      G.Loc = Call->getExprLoc();
+      G.What = "call to '" + Def->getNameAsString() + "' not followed";
+      G.Why = Recursive ? "it calls itself through the calls walked to "
+                          "reach it"
+                        : "inlining depth of " +
+                              std::to_string(Opts.InlineDepth) + " reached";
+      G.CallStack = CallStack;
+      T.Gaps.push_back(std::move(G));
+    }
     return evalInt(unknown("call too deep to follow"));
+  }
 
   if (Lambda && Offset == 1)
     eval(Call->getArg(0)); // The closure object, for its effects.
