@@ -24,8 +24,9 @@
 # (add_dependencies(shmem-lint-<target> <target>) if sources are generated).
 #
 # Variables:
-#   SHMEM_LINT_EXECUTABLE  the driver (found on the PATH, or next to this file
-#                          in a source checkout's build/bin)
+#   SHMEM_LINT_EXECUTABLE  the driver (found on the PATH, next to this file
+#                          in a source checkout's build/bin, or in the bin/
+#                          of the prefix this file is installed in)
 #   SHMEM_LINT_ARGS        flags for every shmem_lint() target, e.g.
 #                          --cuda-path=none or --block-dim=256
 #
@@ -37,6 +38,7 @@ include_guard(GLOBAL)
 find_program(SHMEM_LINT_EXECUTABLE
   NAMES shmem-lint
   HINTS "${CMAKE_CURRENT_LIST_DIR}/../build/bin"
+        "${CMAKE_CURRENT_LIST_DIR}/../../../bin"  # <prefix>/share/shmem-lint/cmake
   DOC "The shmem-lint driver")
 set(SHMEM_LINT_ARGS "" CACHE STRING
   "Flags passed to shmem-lint by every shmem_lint() target")

@@ -178,6 +178,17 @@ ToolLayout ToolLayout::find(const char *Argv0) {
   return L;
 }
 
+// Usually a binary copied out of its tree (or a tree copied without share/):
+// say so, as "reinstall" alone does not tell how the files are found.
+std::string ToolLayout::missingHeader(llvm::StringRef Path) const {
+  return ("shmem-lint's CUDA header is missing: no '" + Path +
+          "' (the driver looks in share/shmem-lint/cuda under '" + Prefix +
+          "', the directory above its bin/); install shmem-lint with "
+          "'cmake --install BUILD --prefix DIR' or its package, and copy or "
+          "move an installed tree whole (bin/, lib/ and share/ together)")
+      .str();
+}
+
 static std::string findToolkit(llvm::StringRef Setting) {
   auto HasHeaders = [](const std::string &Dir) {
     llvm::SmallString<256> P(Dir);
@@ -605,9 +616,11 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   llvm::SmallString<256> OwnHeader(Layout.CudaHeaders);
   llvm::sys::path::append(OwnHeader, Toolkit.empty() ? "shmem_lint_cuda.h"
                                                      : "shmem_lint_minmax.h");
-  if (!llvm::sys::fs::exists(OwnHeader))
-    return Fail("shmem-lint's CUDA header is missing (looked for '" +
-                OwnHeader + "'); reinstall shmem-lint");
+  if (!llvm::sys::fs::exists(OwnHeader)) {
+    // An installation problem, not a usage one: no pointer to --help.
+    Err << "shmem-lint: error: " << Layout.missingHeader(OwnHeader) << "\n";
+    return 2;
+  }
   std::vector<std::string> CudaFlags;
   if (Toolkit.empty()) {
     CudaFlags = ownHeaderFlags(Layout);

@@ -32,6 +32,9 @@ struct ToolLayout {
   std::string ClangPlugin;
   std::string CudaHeaders; ///< .../share/shmem-lint/cuda
   static ToolLayout find(const char *Argv0);
+  /// The error for a missing file of shmem-lint's own header directory:
+  /// what was looked for, where the driver looks, and how to get it there.
+  std::string missingHeader(llvm::StringRef Path) const;
 };
 
 struct DriverOptions {

@@ -262,9 +262,12 @@ int explainIndex(const char *Argv0, const ExplainArgs &A,
   ToolLayout Layout = ToolLayout::find(Argv0);
   llvm::SmallString<256> Header(Layout.CudaHeaders);
   llvm::sys::path::append(Header, "shmem_lint_cuda.h");
-  if (!llvm::sys::fs::exists(Header))
-    return fail(Err, "shmem-lint's CUDA header is missing (looked for '" +
-                         Header + "'); reinstall shmem-lint");
+  if (!llvm::sys::fs::exists(Header)) {
+    // An installation problem, not a usage one: no pointer to --help.
+    Err << "shmem-lint explain: error: " << Layout.missingHeader(Header)
+        << "\n";
+    return 2;
+  }
 
   std::string Code = synthesise(A, *Dims, Block);
   // As the driver parses a file without a toolkit (ownHeaderFlags in

@@ -71,6 +71,19 @@ if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", "/usr/local/cuda/bin/nvcc"))
 config.substitutions.append(("%shmem_source", config.shmem_source_dir))
+
+# Install and package tests (test/lit/install): the build tree installed or
+# packaged by the cmake/cpack that configured it.
+config.substitutions.append(("%shmem_build", config.shmem_binary_dir))
+config.substitutions.append(("%shmem_version", config.shmem_version))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%cpack", config.cpack))
+if os.path.exists(config.cpack):
+    config.available_features.add("cpack")
+# cpack -G DEB needs dpkg-shlibdeps (dpkg-dev) for the Depends line.
+for tool in ("dpkg-deb", "dpkg-shlibdeps"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 # SARIF is checked against the official schema with Debian's python3, which
 # has python3-jsonschema and python3-yaml (a pyenv or venv python may not).
 sarif_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else config.python

@@ -3,16 +3,22 @@
 machines without the pre-commit tool.
 
 Usage: run_hook_manifest.py MANIFEST HOOK-ID FILE... [-- EXTRA-ARGS...]
+       run_hook_manifest.py MANIFEST HOOK-ID --staged [-- EXTRA-ARGS...]
 
 Prints the files the hook selects ("selected: F"), then runs
 `entry args... EXTRA-ARGS... selected-files` (all at once, as
 require_serial asks) and exits with its status. File selection follows
 pre-commit: `files` (a regex searched in the path) and `exclude`, then
 `types`/`types_or` by extension for the types this project uses.
+--staged takes the files of the commit being made, as `git commit` runs
+pre-commit: the staged files of the repository in the working directory,
+deletions left out. An entry not on the PATH fails as in pre-commit:
+"Executable `X` not found", status 1.
 """
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -38,6 +44,12 @@ def main(argv):
     else:
         extra = []
     manifest, hook_id, files = argv[1], argv[2], argv[3:]
+    if files == ["--staged"]:
+        # pre-commit's git.get_staged_files: everything staged except deletions.
+        out = subprocess.check_output(
+            ["git", "diff", "--staged", "--name-only", "--no-ext-diff", "-z",
+             "--diff-filter=ACMRTUXB"], universal_newlines=True)
+        files = [f for f in out.split("\0") if f]
     with open(manifest, encoding="utf-8") as f:
         hooks = yaml.safe_load(f)
     hook = next(h for h in hooks if h["id"] == hook_id)
@@ -64,6 +76,11 @@ def main(argv):
     if not selected and not hook.get("always_run", False):
         return 0
     cmd = shlex.split(hook["entry"]) + hook.get("args", []) + extra + selected
+    # language: system runs the entry from the PATH; pre-commit reports a
+    # missing one as a failed hook with this line (parse_shebang.normexe).
+    if hook["language"] == "system" and shutil.which(cmd[0]) is None:
+        print("Executable `%s` not found" % cmd[0])
+        return 1
     return subprocess.call(cmd)
 
 
