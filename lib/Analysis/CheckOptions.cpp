@@ -10,7 +10,7 @@ namespace shmem {
 
 // TYPE says what the field is; a mismatch would make the front ends parse
 // one type and store another.
-#define SHMEM_CHECK_OPTION(CHECK, NAME, KEY, TYPE, MEMBER, HELP)               \
+#define SHMEM_CHECK_OPTION(CHECK, NAME, KEY, TYPE, MEMBER, MIN, HELP)          \
   static_assert(std::is_same_v<decltype(AnalysisOptions::MEMBER), TYPE>,      \
                 "CheckOptions.def: the type of " NAME " is not that of "      \
                 "AnalysisOptions::" #MEMBER);
@@ -19,18 +19,18 @@ namespace shmem {
 namespace {
 constexpr CheckOption entry(CheckKind K, llvm::StringRef Name,
                             llvm::StringRef Key, bool AnalysisOptions::*M,
-                            llvm::StringRef Help) {
-  return {K, Name, Key, CheckOptionType::Bool, Help, M, nullptr};
+                            unsigned, llvm::StringRef Help) {
+  return {K, Name, Key, CheckOptionType::Bool, Help, M, nullptr, 0};
 }
 constexpr CheckOption entry(CheckKind K, llvm::StringRef Name,
                             llvm::StringRef Key, unsigned AnalysisOptions::*M,
-                            llvm::StringRef Help) {
-  return {K, Name, Key, CheckOptionType::Unsigned, Help, nullptr, M};
+                            unsigned Min, llvm::StringRef Help) {
+  return {K, Name, Key, CheckOptionType::Unsigned, Help, nullptr, M, Min};
 }
 
 const CheckOption Options[] = {
-#define SHMEM_CHECK_OPTION(CHECK, NAME, KEY, TYPE, MEMBER, HELP)               \
-  entry(CheckKind::CHECK, NAME, KEY, &AnalysisOptions::MEMBER, HELP),
+#define SHMEM_CHECK_OPTION(CHECK, NAME, KEY, TYPE, MEMBER, MIN, HELP)          \
+  entry(CheckKind::CHECK, NAME, KEY, &AnalysisOptions::MEMBER, MIN, HELP),
 #include "CheckOptions.def"
 };
 } // namespace
@@ -63,7 +63,8 @@ bool CheckOption::set(AnalysisOptions &O, llvm::StringRef Value) const {
     }
     return false;
   case CheckOptionType::Unsigned:
-    if (std::optional<unsigned> N = parseUnsignedOption(Value)) {
+    if (std::optional<unsigned> N = parseUnsignedOption(Value);
+        N && *N >= Min) {
       O.*UnsignedMember = *N;
       return true;
     }
@@ -92,9 +93,15 @@ bool CheckOption::same(const AnalysisOptions &A,
   return A.*UnsignedMember == B.*UnsignedMember;
 }
 
-llvm::StringRef CheckOption::expected() const {
-  return Type == CheckOptionType::Bool ? "true or false" : "a number";
+std::string CheckOption::expected() const {
+  if (Type == CheckOptionType::Bool)
+    return "true or false";
+  return Min ? "a number of at least " + std::to_string(Min) : "a number";
 }
+
+const char *const WarpSizeReason =
+    "every CUDA GPU runs warps of 32 lanes, which the bank and coalescing "
+    "models assume";
 
 llvm::StringRef CheckOption::metavar() const {
   return Type == CheckOptionType::Bool ? "0|1" : "N";

@@ -32,6 +32,8 @@ struct CheckOption {
   /// The field, by type; the other is null.
   bool AnalysisOptions::*BoolMember;
   unsigned AnalysisOptions::*UnsignedMember;
+  /// For a number, the least value set() accepts (CheckOptions.def's MIN).
+  unsigned Min;
 
   /// Sets the field of \p O from \p Value; false, and \p O unchanged, when
   /// \p Value is not one of the type's.
@@ -40,8 +42,9 @@ struct CheckOption {
   std::string text(const AnalysisOptions &O) const;
   void copy(const AnalysisOptions &From, AnalysisOptions &To) const;
   bool same(const AnalysisOptions &A, const AnalysisOptions &B) const;
-  /// What the value should be, for messages: "true or false", "a number".
-  llvm::StringRef expected() const;
+  /// What the value should be, for messages: "true or false", "a number",
+  /// "a number of at least 2".
+  std::string expected() const;
   /// The value's form in usage text: "0|1", "N".
   llvm::StringRef metavar() const;
 };
@@ -54,6 +57,11 @@ llvm::ArrayRef<CheckOption> checkOptions();
 std::optional<bool> parseBoolOption(llvm::StringRef V);
 /// A non-negative decimal number.
 std::optional<unsigned> parseUnsignedOption(llvm::StringRef V);
+
+/// Why a warp size other than 32 is refused, in every front end (a clause
+/// for "...; ..." messages). The option stays so that a .clang-tidy that
+/// states 32 keeps working.
+extern const char *const WarpSizeReason;
 
 } // namespace shmem
 

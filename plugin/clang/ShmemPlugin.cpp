@@ -161,11 +161,17 @@ protected:
         if (!Dm)
           return Bad(A);
         Opts.BlockDim = Dm;
-      } else if (Key == "warp-size" && !Val.getAsInteger(10, N) && N) {
+      } else if (Key == "warp-size" && !Val.getAsInteger(10, N)) {
+        if (N != 32)
+          return Fail("invalid argument '" + A + "'; only 32: " +
+                      WarpSizeReason);
         Opts.WarpSize = N;
       } else if (const CheckOption *Opt = optionWithKey(Key)) {
         if (!Opt->set(Opts, Val))
-          return Bad(A);
+          return parseUnsignedOption(Val)
+                     ? Fail("invalid argument '" + A + "'; expected " +
+                            Opt->expected())
+                     : Bad(A);
       } else if (Key == "pass") {
         if (Val == "host")
           P = Pass::Host;

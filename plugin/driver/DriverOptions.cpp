@@ -61,7 +61,7 @@ CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
   --checks=GLOBS          checks to run, e.g. 'shmem-*,-shmem-race'
                           (default: shmem-*)
   --block-dim=SHAPE       block shape when the source states none (256, 32x8)
-  --warp-size=N           lanes per warp (default 32)
+  --warp-size=32          lanes per warp (32 only: CUDA's)
 )";
 // Here the checks' own options, from CheckOptions.def (checkOptionsUsage).
 static const char *const UsageAfterCheckOptions =
@@ -318,6 +318,24 @@ static std::vector<std::string> cudaFilesUnder(llvm::StringRef Dir) {
   return Out;
 }
 
+/// Why the directory \p Dir (as named: \p Named) gave nothing to analyse:
+/// one line that says what to do, headers named if it holds some.
+static std::string noCudaFilesMessage(llvm::StringRef Named,
+                                      llvm::StringRef Dir) {
+  unsigned Headers = 0;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
+       It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".cuh"))
+      ++Headers;
+  std::string M = "no .cu files under '" + Named.str() + "'";
+  if (Headers)
+    M += "; its " + std::to_string(Headers) +
+         " .cuh header(s) are analysed when named (shmem-lint " +
+         Named.str() + "/*.cuh) or included from a .cu file";
+  return M;
+}
+
 /// A file of the compile database and its command.
 struct DatabaseEntry {
   std::string File; ///< Absolute, dots removed.
@@ -513,12 +531,19 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         return Fail("invalid --block-dim '" + V + "'; expected e.g. 256 or 32x8");
       CL.BlockDim = D;
     } else if ((R = Value("--warp-size", V))) {
-      if (R < 0 || !ParseUnsigned(V, CL.WarpSize) || *CL.WarpSize == 0 ||
-          *CL.WarpSize > 64)
+      if (R < 0 || !ParseUnsigned(V, CL.WarpSize))
         return Fail("invalid --warp-size '" + V + "'");
+      if (*CL.WarpSize != 32)
+        return Fail("invalid --warp-size '" + V + "'; only 32: " +
+                    WarpSizeReason);
     } else if ((Opt = CheckOptionFlag())) {
       if (R < 0 || !Opt->set(CL.Values, V))
-        return Fail("invalid --" + Opt->Key + " '" + V + "'");
+        // A number below the least that means something says so; other
+        // bad values keep the short form.
+        return Fail("invalid --" + Opt->Key + " '" + V + "'" +
+                    (R > 0 && parseUnsignedOption(V) ? "; expected " +
+                                                           Opt->expected()
+                                                     : std::string()));
       CL.Given.push_back(Opt);
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)
@@ -714,7 +739,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
             isCudaSource(E.File))
           Wanted.push_back(E.File);
     } else {
-      for (std::string &C : cudaFilesUnder(Abs))
+      std::vector<std::string> Under = cudaFilesUnder(Abs);
+      if (Under.empty())
+        return Fail(noCudaFilesMessage(F, Abs));
+      for (std::string &C : Under)
         Wanted.push_back(std::move(C));
     }
   }
@@ -953,6 +981,15 @@ void writeReport(const DriverOptions &Opts,
 
 int writeCompileCommands(const DriverOptions &Opts, llvm::raw_ostream &Err) {
   std::error_code EC;
+  // `--export-compile-commands=build/shmem/compile_commands.json` names
+  // where the database goes; the folder need not exist yet.
+  llvm::StringRef Parent =
+      llvm::sys::path::parent_path(Opts.ExportCompileCommands);
+  if (!Parent.empty() && (EC = llvm::sys::fs::create_directories(Parent))) {
+    Err << "shmem-lint: error: cannot create '" << Parent
+        << "' for --export-compile-commands: " << EC.message() << "\n";
+    return 2;
+  }
   llvm::raw_fd_ostream OS(Opts.ExportCompileCommands, EC);
   if (EC) {
     Err << "shmem-lint: error: cannot write '" << Opts.ExportCompileCommands

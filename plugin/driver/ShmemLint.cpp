@@ -23,6 +23,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
@@ -237,6 +238,23 @@ JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
   if (!llvm::sys::fs::exists(Job.File)) {
     Msg << "shmem-lint: error: no such file: '" << Job.File << "'\n";
     return R;
+  }
+  // What clang would say about a binary is a page of stray characters,
+  // and about an empty file nothing at all: one clear line instead.
+  if (auto Text = llvm::MemoryBuffer::getFile(Job.File)) {
+    llvm::StringRef Head = (*Text)->getBuffer().take_front(8192);
+    if ((*Text)->getBufferSize() == 0) {
+      Msg << "shmem-lint: warning: '" << Job.File
+          << "' is empty: nothing to analyse\n";
+      R.Analysed = true;
+      return R;
+    }
+    if (Head.contains('\0')) {
+      Msg << "shmem-lint: error: '" << Job.File
+          << "' is not source text (it holds NUL bytes: a binary?); name "
+             "the .cu file\n";
+      return R;
+    }
   }
   if (!llvm::sys::fs::is_directory(Job.Directory)) {
     Msg << "shmem-lint: error: '" << Job.File

@@ -289,8 +289,8 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
     };
     if (Name == "WarpSize") {
       std::optional<unsigned> N = parseUnsignedOption(Value);
-      if (!N || *N == 0 || *N > 64)
-        Bad("a number from 1 to 64");
+      if (!N || *N != 32)
+        Bad(std::string("32 (") + WarpSizeReason + ")");
       else
         O.WarpSize = *N;
     } else if (Name == "BlockDim") {

@@ -18,7 +18,12 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
                                CheckKind K, std::shared_ptr<SharedRun> Shared)
     : ClangTidyCheck(Name, Context), Kind(K), TidyContext(Context),
       Shared(std::move(Shared)) {
-  Options_.WarpSize = Options.get("WarpSize", Options_.WarpSize);
+  unsigned WarpSize = Options.get("WarpSize", Options_.WarpSize);
+  if (WarpSize == 32)
+    Options_.WarpSize = WarpSize;
+  else
+    configurationDiag("invalid WarpSize '%0' for %1; only 32: %2")
+        << std::to_string(WarpSize) << Name << WarpSizeReason;
   BlockDimText = Options.get("BlockDim", "").str();
   if (!BlockDimText.empty()) {
     if (auto D = Dim3::parse(BlockDimText))
@@ -36,9 +41,12 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
     if (Opt.Type == CheckOptionType::Bool)
       Options_.*Opt.BoolMember =
           Options.get(Opt.Name, Options_.*Opt.BoolMember);
+    else if (unsigned N = Options.get(Opt.Name, Options_.*Opt.UnsignedMember);
+             N >= Opt.Min)
+      Options_.*Opt.UnsignedMember = N;
     else
-      Options_.*Opt.UnsignedMember =
-          Options.get(Opt.Name, Options_.*Opt.UnsignedMember);
+      configurationDiag("invalid %0 '%1' for %2; expected %3")
+          << Opt.Name << std::to_string(N) << Name << Opt.expected();
   }
   Options_.enable(Kind);
   // clang-tidy shows messages, notes and fix-its only.

@@ -163,7 +163,7 @@ TEST(TidyConfigTest, CheckOptionsBecomeAnalysisOptions) {
                      {"shmem-bank-conflict.BlockDim", "32x8"},
                      {"shmem-race.ReportBenign", "1"},
                      {"shmem-race.ReportDataDependent", "true"},
-                     {"shmem-race.WarpSize", "64"},
+                     {"shmem-race.WarpSize", "32"},
                      {"shmem-divergent-barrier.BlockDim", ""},
                      {"readability-foo.Bar", "x"}},
                     Per, Warnings);
@@ -177,7 +177,7 @@ TEST(TidyConfigTest, CheckOptionsBecomeAnalysisOptions) {
   EXPECT_TRUE(Race.ReportBenign);
   EXPECT_TRUE(Race.ReportDataDependent);
   EXPECT_FALSE(Bank.ReportDataDependent);
-  EXPECT_EQ(Race.WarpSize, 64u);
+  EXPECT_EQ(Race.WarpSize, 32u);
   EXPECT_EQ(Race.MinDegree, 2u); // Not the bank check's.
   EXPECT_FALSE(Per[bit(CheckKind::DivergentBarrier)].BlockDim.has_value());
 
@@ -194,7 +194,7 @@ TEST(TidyConfigTest, CheckOptionsBecomeAnalysisOptions) {
   EXPECT_EQ(Warnings,
             (Globs{"unknown check option 'shmem-bank-conflict.MinDegre'",
                    "invalid value '-1' for 'shmem-bank-conflict.MinDegree'; "
-                   "expected a number",
+                   "expected a number of at least 1",
                    "unknown check option 'shmem-bank-conflicts.MinDegree'",
                    "unknown check option 'shmem-race'",
                    "invalid value '7x' for 'shmem-race.BlockDim'; expected a "
@@ -202,9 +202,23 @@ TEST(TidyConfigTest, CheckOptionsBecomeAnalysisOptions) {
                    "unknown check option 'shmem-race.MinDegree'",
                    "invalid value 'sometimes' for 'shmem-race.ReportBenign'; "
                    "expected true or false",
-                   "invalid value '0' for 'shmem-race.WarpSize'; expected a "
-                   "number from 1 to 64"}));
+                   "invalid value '0' for 'shmem-race.WarpSize'; expected 32 "
+                   "(every CUDA GPU runs warps of 32 lanes, which the bank and "
+                   "coalescing models assume)"}));
   EXPECT_EQ(Per[bit(CheckKind::BankConflict)].MinDegree, 64u); // Unchanged.
+
+  // Numbers below what means something: every access has degree 1 or
+  // more, and CUDA warps have 32 lanes.
+  Warnings.clear();
+  applyCheckOptions({{"shmem-bank-conflict.MinDegree", "0"},
+                     {"shmem-bank-conflict.WarpSize", "64"}},
+                    Per, Warnings);
+  ASSERT_EQ(Warnings.size(), 2u);
+  EXPECT_NE(Warnings[0].find("expected a number of at least 1"),
+            std::string::npos);
+  EXPECT_NE(Warnings[1].find("expected 32 ("), std::string::npos);
+  EXPECT_EQ(Per[bit(CheckKind::BankConflict)].MinDegree, 64u);
+  EXPECT_EQ(Per[bit(CheckKind::BankConflict)].WarpSize, 32u);
 }
 
 TEST(TidyConfigTest, GlobsInOrder) {
@@ -337,7 +351,7 @@ TEST(TidyConfigTest, EveryRegistryOptionIsItsChecksOnly) {
     std::string Key = (checkName(Opt.Check) + "." + Opt.Name).str();
     applyCheckOptions({{Key, "maybe"}}, Per, Warnings);
     EXPECT_EQ(Warnings, (Globs{"invalid value 'maybe' for '" + Key +
-                               "'; expected " + Opt.expected().str()}));
+                               "'; expected " + Opt.expected()}));
     EXPECT_FALSE(Opt.same(Per[bit(Opt.Check)], Defaults));
   }
 }
