@@ -85,8 +85,10 @@ OUTPUT:
   --progress / --no-progress  a progress line on stderr (default: on a terminal)
   --exit-zero             exit 0 when the only problem is findings
   --verbose               explain setup, print lane->bank maps and statistics
-  --stats                 print the statistics alone: files analysed and not,
-                          kernels, shared accesses, findings by check
+  --stats                 also print statistics on stderr (the report goes
+                          where it goes): files analysed and not, kernels,
+                          shared accesses, findings by check, parts not
+                          analysed
   --print-tidy-plugin     print the path of the clang-tidy module
   --print-clang-plugin    print the path of the clang plugin
   --print-cuda-flags      print the clang flags that use shmem-lint's CUDA header
