@@ -314,30 +314,63 @@ void writeLocation(llvm::raw_ostream &OS, const ReportedLocation &L) {
   OS << ": ";
 }
 
-/// The source line and a caret, with clang's line-number gutter:
-///     3 |   float v = tile[i][0];
-///       |             ^
+/// The source line and a caret, with clang's line-number gutter, and the
+/// fix-its on that line as clang shows them: the replaced bytes marked
+/// with `~` and the replacement written under them.
+///     4 |   __shared__ float tile[32][32];
+///       |                    ^        ~~
+///       |                             33
+/// A zero \p L.Column prints the line and its fix-its without a caret.
 void writeSnippet(llvm::raw_ostream &OS, const ReportedLocation &L,
-                  Prepared &P) {
+                  Prepared &P, llvm::ArrayRef<const ReportedFix *> Fixes = {}) {
   std::optional<llvm::StringRef> Line = P.Sources.line(L.File, L.Line);
-  if (!Line || L.Column == 0)
+  if (!Line || (L.Column == 0 && Fixes.empty()))
     return;
   unsigned Width = std::max<unsigned>(4, std::to_string(L.Line + 16).size());
   std::string Number = std::to_string(L.Line);
   OS.indent(Width - Number.size() + 1) << Number << " | " << *Line << '\n';
-  std::string Pad;
-  llvm::StringRef Before = Line->take_front(L.Column - 1);
-  for (unsigned char C : Before) {
-    if ((C & 0xC0) == 0x80)
-      continue;
-    Pad += C == '\t' ? '\t' : ' ';
+  // One display column per character (UTF-8 continuation bytes take
+  // none), tabs kept so that the marks line up under them.
+  auto PadTo = [&](unsigned Column) {
+    std::string Pad;
+    for (unsigned char C : Line->take_front(Column ? Column - 1 : 0)) {
+      if ((C & 0xC0) == 0x80)
+        continue;
+      Pad += C == '\t' ? '\t' : ' ';
+    }
+    return Pad;
+  };
+  std::string Marks = L.Column ? PadTo(L.Column) + '^' : std::string();
+  std::string Replacements;
+  for (const ReportedFix *X : Fixes) {
+    std::string Pad = PadTo(X->Column);
+    if (Marks.size() < Pad.size())
+      Marks.resize(Pad.size(), ' ');
+    for (unsigned I = 0; I < X->Length; ++I) {
+      size_t At = Pad.size() + I;
+      if (At >= Marks.size())
+        Marks.resize(At + 1, ' ');
+      if (Marks[At] != '^')
+        Marks[At] = '~';
+    }
+    if (Replacements.size() < Pad.size())
+      Replacements.resize(Pad.size(), ' ');
+    Replacements.replace(Pad.size(), std::string::npos, X->Replacement);
   }
-  OS.indent(Width + 2) << "| " << Pad;
+  OS.indent(Width + 2) << "| ";
   if (P.Ctx.Color)
-    OS << CaretColor << '^' << Reset;
+    OS << CaretColor << Marks << Reset;
   else
-    OS << '^';
+    OS << Marks;
   OS << '\n';
+  if (!Replacements.empty()) {
+    OS.indent(Width + 2) << "| ";
+    if (P.Ctx.Color)
+      OS << CaretColor << Replacements << Reset;
+    else
+      OS << Replacements;
+    OS << '\n';
+  }
 }
 
 void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
@@ -346,6 +379,18 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
   // A gap is a remark, as clang says what it did not do (-Rpass-missed):
   // not a warning, so that nothing counting warnings counts it.
   bool IsRemark = false;
+  // The fix-its of the finding being written not yet shown: each goes
+  // under the first of its messages whose line holds it.
+  std::vector<const ReportedFix *> Unshown;
+  auto FixesOn = [&](const ReportedLocation &L) {
+    std::vector<const ReportedFix *> On;
+    for (const ReportedFix *&X : Unshown)
+      if (X && X->File == L.File && X->Line == L.Line) {
+        On.push_back(X);
+        X = nullptr;
+      }
+    return On;
+  };
   auto Head = [&](const ReportedLocation &L, bool IsNote,
                   llvm::StringRef Message, llvm::StringRef Check) {
     if (Color)
@@ -366,9 +411,12 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
       OS << Reset;
     OS << '\n';
     if (P.Ctx.ShowSource)
-      writeSnippet(OS, L, P);
+      writeSnippet(OS, L, P, FixesOn(L));
   };
   for (const ReportedFinding &F : Findings) {
+    Unshown.clear();
+    for (const ReportedFix &X : F.Fixes)
+      Unshown.push_back(&X);
     Head(F.Loc, /*IsNote=*/false, F.Message, F.Check);
     if (P.Ctx.Verbose && !F.Detail.empty()) {
       llvm::StringRef Detail = llvm::StringRef(F.Detail).rtrim('\n');
@@ -377,6 +425,12 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
     }
     for (const ReportedNote &N : F.Notes)
       Head(N.Loc, /*IsNote=*/true, N.Message, "");
+    // A fix-it on a line no message of the finding is on: its own lines.
+    if (P.Ctx.ShowSource)
+      for (const ReportedFix *X : Unshown)
+        if (X)
+          writeSnippet(OS, {X->File, X->Line, 0}, P, {X});
+    Unshown.clear();
     if (P.Ctx.Verbose)
       for (const ReportedFix &X : F.Fixes) {
         ReportedLocation L{X.File, X.Line, X.Column};
