@@ -879,7 +879,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     if (!Planned.insert(fileKey(Abs)).second)
       continue;
     if (!DB) {
-      FileJob J{W, Cwd, BaseArgs(CommandArch), SettingsFor(Abs)};
+      FileJob J{W, Cwd, BaseArgs(CommandArch), SettingsFor(Abs), {}, {}};
       J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
       J.Args.push_back(W);
       Opts.Jobs.push_back(std::move(J));
@@ -895,7 +895,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         Err << "shmem-lint: warning: '" << W
             << "' is not in the compile database; analysing it without its "
                "flags\n";
-        FileJob J{Abs, Cwd, BaseArgs(""), SettingsFor(Abs)};
+        FileJob J{Abs, Cwd, BaseArgs(""), SettingsFor(Abs), {}, {}};
         J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
         J.Args.push_back(Abs);
         Opts.Jobs.push_back(std::move(J));
@@ -923,7 +923,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     }
     FileJob J{Abs, C.Directory,
               BaseArgs(T.CudaArchs.empty() ? "" : T.CudaArchs.front()),
-              SettingsFor(Abs)};
+              SettingsFor(Abs), {}, {}};
     for (std::string &A : withoutLanguageAndArch(T.Args))
       J.Args.push_back(std::move(A));
     J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
@@ -932,6 +932,22 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   }
   if (Opts.Jobs.empty() && !Filtered)
     return Fail("no input files");
+  if (!Toolkit.empty() && CudaSetting == "auto") {
+    llvm::SmallString<256> Include(Toolkit);
+    llvm::sys::path::append(Include, "include");
+    std::vector<std::string> Own = ownHeaderFlags(Layout);
+    for (FileJob &J : Opts.Jobs) {
+      auto At = std::search(J.Args.begin(), J.Args.end(), CudaFlags.begin(),
+                            CudaFlags.end());
+      if (At == J.Args.end())
+        continue;
+      J.ToolkitInclude = Include.str().str();
+      J.OwnHeaderArgs.assign(J.Args.begin(), At);
+      J.OwnHeaderArgs.insert(J.OwnHeaderArgs.end(), Own.begin(), Own.end());
+      J.OwnHeaderArgs.insert(J.OwnHeaderArgs.end(), At + CudaFlags.size(),
+                             J.Args.end());
+    }
+  }
   return -1;
 }
 

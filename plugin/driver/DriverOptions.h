@@ -23,6 +23,13 @@ struct FileJob {
   /// the kernel walk depends on (see planAnalysisRuns()). Filled from the
   /// command line and the file's .clang-tidy.
   std::vector<AnalysisOptions> Runs;
+  /// With a toolkit found on its own (--cuda-path=auto): the toolkit's
+  /// include directory, and Args with shmem-lint's own CUDA header in its
+  /// place. clang's CUDA mode includes cuda.h, which nvcc does not, so a
+  /// build's `-DN=64` breaks a toolkit header that nvcc never reads; the
+  /// driver then analyses the file with its own header (analyseFile).
+  std::string ToolkitInclude;
+  std::vector<std::string> OwnHeaderArgs;
 };
 
 /// Where the driver's own files are (found from its executable).

@@ -230,6 +230,44 @@ public:
   }
 };
 
+/// Prints clang's diagnostics and notes whether an error came from a file
+/// under \p Dir (the toolkit's headers).
+class ErrorPlaces : public DiagnosticConsumer {
+public:
+  ErrorPlaces(DiagnosticConsumer &Next, llvm::StringRef Dir)
+      : Next(Next), Dir(Dir) {}
+  bool ErrorUnderDir = false;
+
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    Next.BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { Next.EndSourceFile(); }
+  void finish() override { Next.finish(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L >= DiagnosticsEngine::Error && !Dir.empty() &&
+        Info.getLocation().isValid() && Info.hasSourceManager()) {
+      const SourceManager &SM = Info.getSourceManager();
+      llvm::StringRef File =
+          SM.getFilename(SM.getExpansionLoc(Info.getLocation()));
+      ErrorUnderDir |= File.starts_with(Dir);
+    }
+    Next.HandleDiagnostic(L, Info);
+  }
+
+private:
+  DiagnosticConsumer &Next;
+  std::string Dir;
+};
+
+/// Parses and analyses one file with \p Args. \p Errors receives clang's
+/// messages; false when the file did not parse.
+static bool parseAndAnalyse(const FileJob &Job,
+                            const std::vector<std::string> &Args,
+                            bool ColorDiagnostics, JobResult &R,
+                            llvm::raw_ostream &Errors, bool &ToolkitError);
+
 /// Parses and analyses one file. Runs on a worker thread: everything it
 /// touches is its own, and clang's messages go to the result, not stderr.
 JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
@@ -267,11 +305,52 @@ JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
     R.Analysed = true;
     return R;
   }
+  std::string First;
+  llvm::raw_string_ostream FirstMsg(First);
+  bool ToolkitError = false;
+  if (parseAndAnalyse(Job, Job.Args, ColorDiagnostics, R, FirstMsg,
+                      ToolkitError)) {
+    Msg << First;
+    R.Analysed = true;
+    return R;
+  }
+  if (ToolkitError && !Job.OwnHeaderArgs.empty()) {
+    // The toolkit's headers did not parse with this file's flags; nvcc
+    // would not have read the one that broke. shmem-lint's own header
+    // stands in for the toolkit, and the user is told.
+    JobResult Retry;
+    std::string Second;
+    llvm::raw_string_ostream SecondMsg(Second);
+    bool Again = false;
+    if (parseAndAnalyse(Job, Job.OwnHeaderArgs, ColorDiagnostics, Retry,
+                        SecondMsg, Again)) {
+      Retry.Messages = R.Messages;
+      llvm::raw_string_ostream RetryMsg(Retry.Messages);
+      RetryMsg << "shmem-lint: warning: '" << Job.File
+               << "': the CUDA toolkit's headers do not parse with its flags "
+                  "(a macro such as -DN=64 can clash with a name in cuda.h, "
+                  "which clang's CUDA mode includes and nvcc does not); "
+                  "analysed with shmem-lint's own CUDA header instead "
+                  "(--cuda-path=none says so up front)\n"
+               << Second;
+      Retry.Analysed = true;
+      return Retry;
+    }
+  }
+  Msg << First << "shmem-lint: error: '" << Job.File
+      << "' could not be analysed (see the errors above)\n";
+  return R;
+}
+
+static bool parseAndAnalyse(const FileJob &Job,
+                            const std::vector<std::string> &Args,
+                            bool ColorDiagnostics, JobResult &R,
+                            llvm::raw_ostream &Msg, bool &ToolkitError) {
   // ClangTool looks files up by absolute path.
   llvm::SmallString<256> Abs(Job.File);
   llvm::sys::path::make_absolute(Job.Directory, Abs);
   FixedCommands DB;
-  tooling::CompileCommand C(Job.Directory, Abs.str().str(), Job.Args, "");
+  tooling::CompileCommand C(Job.Directory, Abs.str().str(), Args, "");
   DB.Commands[Abs.str().str()] = C;
   // A file system of its own: ClangTool sets the working directory of the
   // file system it is given, and the real one's is the process's, shared by
@@ -284,15 +363,12 @@ JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
   DiagnosticOptions DiagOpts;
   DiagOpts.ShowColors = ColorDiagnostics;
   TextDiagnosticPrinter Printer(Msg, DiagOpts);
-  Tool.setDiagnosticConsumer(&Printer);
+  ErrorPlaces Places(Printer, Job.ToolkitInclude);
+  Tool.setDiagnosticConsumer(&Places);
   LintActionFactory F(Job, R, Msg);
   int RC = Tool.run(&F);
-  if (RC != 0)
-    Msg << "shmem-lint: error: '" << Job.File
-        << "' could not be analysed (see the errors above)\n";
-  else
-    R.Analysed = true;
-  return R;
+  ToolkitError = Places.ErrorUnderDir;
+  return RC == 0;
 }
 
 /// A one-line "[3/40] kernels.cu" on stderr, rewritten in place.
