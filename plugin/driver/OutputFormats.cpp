@@ -357,20 +357,19 @@ void writeSnippet(llvm::raw_ostream &OS, const ReportedLocation &L,
       Replacements.resize(Pad.size(), ' ');
     Replacements.replace(Pad.size(), std::string::npos, X->Replacement);
   }
-  OS.indent(Width + 2) << "| ";
-  if (P.Ctx.Color)
-    OS << CaretColor << Marks << Reset;
-  else
-    OS << Marks;
-  OS << '\n';
-  if (!Replacements.empty()) {
-    OS.indent(Width + 2) << "| ";
+  // The marks in clang's caret colour, the padding before them plain.
+  auto Marked = [&](llvm::StringRef Text) {
+    size_t Lead = Text.find_first_not_of(" \t");
+    OS.indent(Width + 2) << "| " << Text.take_front(Lead);
     if (P.Ctx.Color)
-      OS << CaretColor << Replacements << Reset;
+      OS << CaretColor << Text.drop_front(Lead) << Reset;
     else
-      OS << Replacements;
+      OS << Text.drop_front(Lead);
     OS << '\n';
-  }
+  };
+  Marked(Marks);
+  if (!Replacements.empty())
+    Marked(Replacements);
 }
 
 void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,

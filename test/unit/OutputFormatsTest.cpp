@@ -280,7 +280,8 @@ TEST(OutputFormatsTest, Text) {
             "      |             ^\n"
             "/repo/src/k.cu:1:20: note: 'tile' declared here\n"
             "    1 |   __shared__ float tile[32][32];\n"
-            "      |                    ^\n");
+            "      |                    ^        ~~\n"
+            "      |                             33\n");
 }
 
 TEST(OutputFormatsTest, TextVerbose) {
@@ -295,7 +296,8 @@ TEST(OutputFormatsTest, TextVerbose) {
             "    lane 1 -> bank 0\n"
             "/repo/src/k.cu:1:20: note: 'tile' declared here\n"
             "    1 |   __shared__ float tile[32][32];\n"
-            "      |                    ^\n"
+            "      |                    ^        ~~\n"
+            "      |                             33\n"
             "/repo/src/k.cu:1:29: note: fix-it: replace 2 bytes with \"33\"\n"
             "    1 |   __shared__ float tile[32][32];\n"
             "      |                             ^\n");
@@ -337,7 +339,8 @@ TEST(OutputFormatsTest, TextColorsLikeClang) {
       "      |             \033[0;1;32m^\033[0m\n"
       "\033[1m/repo/src/k.cu:1:20: \033[0m\033[0;1;36mnote: \033[0mn\033[0m\n"
       "    1 |   __shared__ float tile[32][32];\n"
-      "      |                    \033[0;1;32m^\033[0m\n");
+      "      |                    \033[0;1;32m^        ~~\033[0m\n"
+      "      |                             \033[0;1;32m33\033[0m\n");
 }
 
 TEST(OutputFormatsTest, TextCaretKeepsTabsAndCountsCharacters) {
