@@ -61,8 +61,9 @@ CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
   --checks=GLOBS          checks to run, e.g. 'shmem-*,-shmem-race'
                           (default: shmem-*)
   --warnings-as-errors=GLOBS  findings of these checks are errors, e.g.
-                          'shmem-*,-shmem-bank-conflict' (default: none);
-                          exit status 1 even with --exit-zero
+                          'shmem-*,-shmem-bank-conflict' (default: the
+                          .clang-tidy's WarningsAsErrors, else none); exit
+                          status 1 even with --exit-zero
   --block-dim=SHAPE       block shape when the source states none (256, 32x8)
   --warp-size=32          lanes per warp (32 only: CUDA's)
 )";
