@@ -18,6 +18,12 @@
 //                        strict-exits=0|1, ... (booleans as clang-tidy
 //                        reads them: 0|1, true|false, on|off)
 //   pass=host|device|all
+//   werror=GLOB[,GLOB]   findings of these checks are errors (default
+//                        none), as clang-tidy's --warnings-as-errors
+//
+// Why werror= and not -Werror: clang 22 leaves a custom diagnostic that has
+// no warning group (a plugin cannot add one) out of -Werror, -Werror=...,
+// -Wno-error and -w alike, so the findings stay warnings under -Werror.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,9 +46,14 @@ enum class Pass { Host, Device, All };
 
 class PluginSink : public FindingSink {
 public:
-  explicit PluginSink(ASTContext &Ctx) : Ctx(Ctx) {
+  PluginSink(ASTContext &Ctx, std::bitset<NumCheckKinds> Errors)
+      : Ctx(Ctx), Errors(Errors) {
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0 [%1]");
+    // werror=: an error from the start, marked as clang-tidy marks a
+    // promoted warning, so that every front end prints the same line.
+    ErrorID = D.getCustomDiagID(DiagnosticsEngine::Error,
+                                "%0 [%1,-warnings-as-errors]");
     NoteID = D.getCustomDiagID(DiagnosticsEngine::Note, "%0");
     // A part of a kernel not analysed is a remark: -Werror promotes
     // warnings only, and it is no defect of the code being built.
@@ -56,7 +67,8 @@ public:
       return;
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     {
-      auto B = D.Report(F.Loc, WarnID);
+      auto B = D.Report(
+          F.Loc, Errors.test(unsigned(F.Check)) ? ErrorID : WarnID);
       B << F.Message << Check;
       for (const FixItHint &H : F.Fixes)
         B << H;
@@ -80,12 +92,14 @@ public:
 
 private:
   ASTContext &Ctx;
-  unsigned WarnID, NoteID, GapID, AllGapID;
+  std::bitset<NumCheckKinds> Errors;
+  unsigned WarnID, ErrorID, NoteID, GapID, AllGapID;
 };
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(AnalysisOptions Opts, Pass P) : Opts(std::move(Opts)), P(P) {}
+  Consumer(AnalysisOptions Opts, Pass P, std::bitset<NumCheckKinds> Errors)
+      : Opts(std::move(Opts)), P(P), Errors(Errors) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     const LangOptions &LO = Ctx.getLangOpts();
     if (!LO.CUDA)
@@ -95,13 +109,14 @@ public:
       return;
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    PluginSink Sink(Ctx);
+    PluginSink Sink(Ctx, Errors);
     runChecks(Ctx, Opts, Sink);
   }
 
 private:
   AnalysisOptions Opts;
   Pass P;
+  std::bitset<NumCheckKinds> Errors;
 };
 
 const CheckOption *optionWithKey(StringRef Key) {
@@ -115,12 +130,12 @@ class ShmemLintAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<Consumer>(Opts, P);
+    return std::make_unique<Consumer>(Opts, P, Errors);
   }
 
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
-    std::vector<std::string> Globs = {"shmem-*"};
+    std::vector<std::string> Globs = {"shmem-*"}, ErrorGlobs;
     // Compiler diagnostics carry messages and notes only.
     Opts.Pictures = false;
     DiagnosticsEngine &D = CI.getDiagnostics();
@@ -138,7 +153,8 @@ protected:
     };
     // An unknown key: the key it most likely misspells.
     auto UnknownKey = [&](const std::string &A, StringRef Key) {
-      std::vector<StringRef> Keys = {"checks", "block", "warp-size", "pass"};
+      std::vector<StringRef> Keys = {"checks", "block", "warp-size", "pass",
+                                     "werror"};
       for (const CheckOption &O : checkOptions())
         Keys.push_back(O.Key);
       if (std::optional<StringRef> S = nearestName(Key, Keys))
@@ -156,6 +172,12 @@ protected:
         Val.split(Parts, ',');
         for (StringRef G : Parts)
           Globs.push_back(G.trim().str());
+      } else if (Key == "werror") {
+        SmallVector<StringRef, 4> Parts;
+        Val.split(Parts, ',');
+        for (StringRef G : Parts)
+          if (!G.trim().empty())
+            ErrorGlobs.push_back(G.trim().str());
       } else if (Key == "block") {
         auto Dm = Dim3::parse(Val.str());
         if (!Dm)
@@ -193,6 +215,9 @@ protected:
     // build that silently checks nothing.
     if (std::optional<UnknownCheck> U = unknownCheck(Globs))
       return Fail(U->message("checks="));
+    if (std::optional<UnknownCheck> U = unknownCheck(ErrorGlobs))
+      return Fail(U->message("werror="));
+    Errors = applyCheckGlobs({}, ErrorGlobs);
     Opts.Enabled = applyCheckGlobs({}, Globs);
     if (Opts.Enabled.none())
       return Fail("checks= selects no check; known checks are " +
@@ -205,6 +230,8 @@ protected:
 private:
   AnalysisOptions Opts;
   Pass P = Pass::Host;
+  /// werror=: the checks whose findings are errors.
+  std::bitset<NumCheckKinds> Errors;
 };
 
 } // namespace

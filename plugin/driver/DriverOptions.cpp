@@ -60,6 +60,10 @@ WHAT TO ANALYSE:
 CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
   --checks=GLOBS          checks to run, e.g. 'shmem-*,-shmem-race'
                           (default: shmem-*)
+  --warnings-as-errors=GLOBS  findings of these checks are errors, e.g.
+                          'shmem-*,-shmem-bank-conflict' (default: the
+                          .clang-tidy's WarningsAsErrors, else none); exit
+                          status 1 even with --exit-zero
   --block-dim=SHAPE       block shape when the source states none (256, 32x8)
   --warp-size=32          lanes per warp (32 only: CUDA's)
 )";
@@ -83,7 +87,8 @@ OUTPUT:
                           for clang-tidy, clangd and editors; analyse nothing
   --color / --no-color    colours in text output (default: on a terminal)
   --progress / --no-progress  a progress line on stderr (default: on a terminal)
-  --exit-zero             exit 0 when the only problem is findings
+  --exit-zero             exit 0 when the only problem is findings that
+                          are warnings (not --warnings-as-errors ones)
   --verbose               explain setup, print lane->bank maps and statistics
   --stats                 also print statistics on stderr (the report goes
                           where it goes): files analysed and not, kernels,
@@ -101,8 +106,8 @@ A compile command after `--` whose first word is not an option (`-- nvcc -I inc
 -c k.cu -o k.o`) is translated like a compile database entry.
 
 Exit status: 0 clean (or nothing to analyse after --diff/--files-regex),
-1 findings (or some files not analysed), 2 usage or input errors (or no file
-could be analysed).
+1 findings (or some files not analysed; with --exit-zero only findings that
+are errors), 2 usage or input errors (or no file could be analysed).
 )";
 
 /// The --help lines of the checks' own options: the flag, its help and the
@@ -383,6 +388,8 @@ namespace {
 /// Analysis flags given on the command line; they override .clang-tidy.
 struct CommandLineSettings {
   std::optional<std::vector<std::string>> CheckGlobs;
+  /// --warnings-as-errors; replaces the files' WarningsAsErrors.
+  std::optional<std::vector<std::string>> WarningsAsErrorsGlobs;
   std::optional<Dim3> BlockDim;
   std::optional<unsigned> WarpSize;
   /// The checks' own options given (CheckOptions.def), their values in
@@ -527,6 +534,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       if (R < 0)
         return Fail("--checks needs a value");
       CL.CheckGlobs = splitCheckGlobs(V);
+    } else if ((R = Value("--warnings-as-errors", V))) {
+      if (R < 0)
+        return Fail("--warnings-as-errors needs a value");
+      CL.WarningsAsErrorsGlobs = splitCheckGlobs(V);
     } else if ((R = Value("--block-dim", V))) {
       auto D = R > 0 ? Dim3::parse(V) : std::nullopt;
       if (!D)
@@ -618,6 +629,11 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   if (Opts.Analysis.Enabled.none())
     return Fail("--checks selects no check; known checks are " +
                 checkNameList());
+  // An empty or unmatched list is no error (clang-tidy accepts it: nothing
+  // is promoted), but a misspelt shmem-* check is.
+  if (CL.WarningsAsErrorsGlobs)
+    if (std::optional<UnknownCheck> U = unknownCheck(*CL.WarningsAsErrorsGlobs))
+      return Fail(U->message("--warnings-as-errors"));
 
   std::optional<llvm::Regex> FileFilter;
   if (!FilesRegex.empty()) {
@@ -947,6 +963,29 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       J.OwnHeaderArgs.insert(J.OwnHeaderArgs.end(), At + CudaFlags.size(),
                              J.Args.end());
     }
+  }
+
+  // Which checks' findings are errors in each file: the flag, else the
+  // file's WarningsAsErrors (the flag replaces it, as --checks replaces
+  // Checks). The same .clang-tidy as the settings above, from the cache.
+  std::set<std::string> ReportedWarningsAsErrors;
+  for (FileJob &J : Opts.Jobs) {
+    if (CL.WarningsAsErrorsGlobs) {
+      J.WarningsAsErrors = applyCheckGlobs({}, *CL.WarningsAsErrorsGlobs);
+      continue;
+    }
+    if (!UseConfig)
+      continue;
+    std::string Abs = absolutePath(J.File, J.Directory);
+    const TidyConfig &C = ConfigFile.empty()
+                              ? Configs.forFile(Abs)
+                              : Configs.forConfigFile(ConfigFile);
+    J.WarningsAsErrors = applyCheckGlobs({}, C.WarningsAsErrorsGlobs);
+    if (!C.Files.empty() &&
+        ReportedWarningsAsErrors.insert(C.Files.back()).second)
+      if (std::optional<UnknownCheck> U = unknownCheck(C.WarningsAsErrorsGlobs))
+        Err << "shmem-lint: warning: " << C.Files.back() << ": "
+            << U->message("WarningsAsErrors") << "\n";
   }
   return -1;
 }

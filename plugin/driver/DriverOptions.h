@@ -9,6 +9,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <bitset>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct FileJob {
   /// driver then analyses the file with its own header (analyseFile).
   std::string ToolkitInclude;
   std::vector<std::string> OwnHeaderArgs;
+  /// The checks whose findings are errors here (--warnings-as-errors, else
+  /// the file's .clang-tidy WarningsAsErrors).
+  std::bitset<NumCheckKinds> WarningsAsErrors = {};
 };
 
 /// Where the driver's own files are (found from its executable).
@@ -62,7 +66,8 @@ struct DriverOptions {
   /// --stats: print what was analysed (files, kernels, shared accesses,
   /// findings by check) on stderr, without the rest of --verbose.
   bool Stats = false;
-  /// --exit-zero: findings alone do not make the exit status 1.
+  /// --exit-zero: findings alone do not make the exit status 1 (findings
+  /// promoted by --warnings-as-errors still do).
   bool ExitZero = false;
   bool Color = false;
   bool ShowCompilerDiagnostics = true;

@@ -383,6 +383,7 @@ nav a{color:#2a5db0;text-decoration:none}
 .finding h2{font-size:15px;margin:0 0 4px;font-weight:600}
 .check{display:inline-block;font-size:12px;padding:1px 8px;border-radius:10px;background:#fdf2cc;color:#6b5200;margin-right:8px}
 .shmem-race .check,.shmem-divergent-barrier .check{background:#f9dcd8;color:#7b1d12}
+.level-error{display:inline-block;font-size:12px;padding:1px 8px;border-radius:10px;background:#b3261e;color:#fff;margin-right:8px}
 .loc{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px;color:var(--mute)}
 .message{margin:4px 0 8px;font-size:14.5px}
 code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace;font-size:12.5px}
@@ -512,9 +513,13 @@ void writeHtmlReport(llvm::raw_ostream &OS,
 
   for (size_t I = 0; I < Findings.size(); ++I) {
     const ReportedFinding &F = Findings[I];
+    // A warning promoted by --warnings-as-errors says so before its check.
     OS << "<section class=\"finding " << escapeHtml(F.Check)
-       << "\" id=\"finding-" << I + 1 << "\">\n<h2><span class=\"check\">"
-       << escapeHtml(F.Check) << "</span><span class=\"loc\">"
+       << (F.WarningAsError ? " error" : "") << "\" id=\"finding-" << I + 1
+       << "\">\n<h2>"
+       << (F.WarningAsError ? "<span class=\"level-error\">error</span>" : "")
+       << "<span class=\"check\">" << escapeHtml(F.Check)
+       << "</span><span class=\"loc\">"
        << escapeHtml(locationText(F.Loc, Ctx.RepoRoot)) << "</span></h2>\n";
     OS << "<p class=\"message\">" << richMessage(F.Message) << "</p>\n";
 

@@ -296,6 +296,7 @@ namespace {
 constexpr const char *Bold = "\033[1m";
 constexpr const char *Reset = "\033[0m";
 constexpr const char *WarningColor = "\033[0;1;35m";
+constexpr const char *ErrorColor = "\033[0;1;31m";
 constexpr const char *NoteColor = "\033[0;1;36m";
 constexpr const char *RemarkColor = "\033[0;1;34m";
 constexpr const char *CaretColor = "\033[0;1;32m";
@@ -390,6 +391,9 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
       }
     return On;
   };
+  // A warning promoted by --warnings-as-errors: clang-tidy's `error:` and
+  // `[check,-warnings-as-errors]`.
+  bool IsError = false;
   auto Head = [&](const ReportedLocation &L, bool IsNote,
                   llvm::StringRef Message, llvm::StringRef Check) {
     if (Color)
@@ -397,15 +401,22 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
     writeLocation(OS, L);
     if (Color)
       OS << Reset
-         << (IsNote ? NoteColor : IsRemark ? RemarkColor : WarningColor);
-    OS << (IsNote ? "note: " : IsRemark ? "remark: " : "warning: ");
+         << (IsNote     ? NoteColor
+             : IsRemark ? RemarkColor
+             : IsError  ? ErrorColor
+                        : WarningColor);
+    OS << (IsNote     ? "note: "
+           : IsRemark ? "remark: "
+           : IsError  ? "error: "
+                      : "warning: ");
     if (Color)
       OS << Reset;
     if (Color && !IsNote)
       OS << Bold;
     OS << Message;
     if (!Check.empty())
-      OS << " [" << Check << ']';
+      OS << " [" << Check << (IsError && !IsNote ? ",-warnings-as-errors" : "")
+         << ']';
     if (Color)
       OS << Reset;
     OS << '\n';
@@ -416,6 +427,7 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
     Unshown.clear();
     for (const ReportedFix &X : F.Fixes)
       Unshown.push_back(&X);
+    IsError = F.WarningAsError;
     Head(F.Loc, /*IsNote=*/false, F.Message, F.Check);
     if (P.Ctx.Verbose && !F.Detail.empty()) {
       llvm::StringRef Detail = llvm::StringRef(F.Detail).rtrim('\n');
@@ -440,6 +452,7 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
       }
   }
   IsRemark = true;
+  IsError = false;
   for (const ReportedGap &G : Gaps) {
     Head(G.Loc, /*IsNote=*/false, G.message(), G.Check);
     for (const ReportedNote &N : G.Notes)
@@ -604,7 +617,7 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
             J.object([&] {
               J.attribute("ruleId", F.Check);
               J.attribute("ruleIndex", P.ruleIndex(F.Check));
-              J.attribute("level", "warning");
+              J.attribute("level", F.WarningAsError ? "error" : "warning");
               J.attributeObject("message", [&] {
                 std::string Text = F.Message;
                 if (Ctx.Verbose && !F.Detail.empty())
@@ -693,8 +706,11 @@ std::string gapFingerprint(const ReportedGap &G, Prepared &P) {
 void writeGitHub(llvm::raw_ostream &OS,
                  llvm::ArrayRef<ReportedFinding> Findings,
                  llvm::ArrayRef<ReportedGap> Gaps, Prepared &P) {
+  size_t Errors = 0;
   for (const ReportedFinding &F : Findings) {
-    OS << "::warning file=" << escapeGitHubProperty(P.relative(F.Loc.File));
+    Errors += F.WarningAsError;
+    OS << (F.WarningAsError ? "::error" : "::warning")
+       << " file=" << escapeGitHubProperty(P.relative(F.Loc.File));
     if (F.Loc.Line) {
       OS << ",line=" << F.Loc.Line;
       if (F.Loc.Column)
@@ -714,10 +730,11 @@ void writeGitHub(llvm::raw_ostream &OS,
       Message += "\n" + F.Detail;
     OS << escapeGitHubData(Message) << '\n';
   }
-  // GitHub turns at most 10 warnings of a step (50 of a job) into
-  // annotations; say so rather than let the rest go unnoticed. Notices have
-  // a limit of their own.
-  if (Findings.size() > GitHubAnnotationsPerStep)
+  // GitHub turns at most 10 warnings and 10 errors of a step (50 of a job)
+  // into annotations; say so rather than let the rest go unnoticed.
+  // Notices have a limit of their own.
+  if (Errors > GitHubAnnotationsPerStep ||
+      Findings.size() - Errors > GitHubAnnotationsPerStep)
     OS << "::notice title=shmem-lint::"
        << escapeGitHubData(
               std::to_string(Findings.size()) +
@@ -758,7 +775,10 @@ void writeGitLab(llvm::raw_ostream &OS,
         J.attribute("description", F.Message);
         J.attribute("check_name", F.Check);
         J.attribute("fingerprint", P.uniqueFingerprint(I));
-        J.attribute("severity", D.Correctness ? "major" : "minor");
+        // A finding the project made an error outranks every warning.
+        J.attribute("severity", F.WarningAsError ? "critical"
+                                : D.Correctness  ? "major"
+                                                 : "minor");
         J.attributeObject("location", [&] {
           J.attribute("path", P.relative(F.Loc.File));
           J.attributeObject(
@@ -805,6 +825,8 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
       J.object([&] {
         J.attribute("kind", "finding");
         J.attribute("check", F.Check);
+        // "error" for a warning promoted by --warnings-as-errors.
+        J.attribute("level", F.WarningAsError ? "error" : "warning");
         writeJsonLocation(J, F.Loc, P);
         J.attribute("message", F.Message);
         J.attributeArray("notes", [&] {
@@ -836,6 +858,7 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
       J.object([&] {
         J.attribute("kind", "gap");
         J.attribute("for_check", G.Check);
+        J.attribute("level", "remark"); // Never promoted.
         writeJsonLocation(J, G.Loc, P);
         J.attribute("message", G.message());
         J.attribute("what", G.What);
@@ -1020,6 +1043,9 @@ void writeExportFixesYaml(llvm::raw_ostream &OS, llvm::StringRef MainSourceFile,
     YamlDiagnostic D;
     D.DiagnosticName = F.Check;
     D.DiagnosticMessage = Message(F.Message, F.Loc);
+    // As clang-tidy 22 exports a warning it promoted.
+    if (F.WarningAsError)
+      D.Level = "Error";
     for (const ReportedFix &X : F.Fixes)
       D.DiagnosticMessage.Replacements.push_back(
           {X.File, X.Offset, X.Length, X.Replacement});

@@ -16,6 +16,13 @@
 // and, separately, clang-tidy's --export-fixes YAML for the PR bots that read
 // it.
 //
+// A finding whose check matches --warnings-as-errors (WarningAsError) is an
+// error in each: text `error: ... [check,-warnings-as-errors]` as
+// clang-tidy prints it, SARIF result level "error", `::error` for GitHub,
+// GitLab severity "critical", JSON "level": "error" (findings have
+// "level": "warning" otherwise, gaps "remark"), an "error" label in HTML,
+// and Level: Error in --export-fixes. Gaps are never promoted.
+//
 // Fingerprints (SARIF partialFingerprints, GitLab fingerprint, JSON) hash the
 // check, the repo-relative path, the message and the trimmed text of the
 // finding's source line when the file can be read, but never the line
@@ -105,7 +112,8 @@ OffsetResolver fileOffsetResolver(FileReader Read = nullptr);
 
 /// clang-tidy's --export-fixes YAML: MainSourceFile, then one Diagnostics
 /// entry per finding (DiagnosticName, DiagnosticMessage {Message, FilePath,
-/// FileOffset, Replacements}, Notes, Level: Warning, BuildDirectory).
+/// FileOffset, Replacements}, Notes, Level: Warning (Error for a warning
+/// promoted by --warnings-as-errors, as clang-tidy writes), BuildDirectory).
 /// ReportedLocation has no byte offset, so FileOffset comes from \p Offsets
 /// (by default fileOffsetResolver(), which reads the file); where it is
 /// unknown it is 0, as clang-tidy writes for a diagnostic without a location.

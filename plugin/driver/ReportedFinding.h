@@ -44,6 +44,10 @@ struct ReportedFinding {
   /// Finding::Weight: when files share a header, the worst of the findings
   /// at one place is kept.
   unsigned Weight = 0;
+  /// Its check matches --warnings-as-errors (or .clang-tidy's
+  /// WarningsAsErrors): an error in every format, and exit status 1 even
+  /// with --exit-zero.
+  bool WarningAsError = false;
   /// shmem-bank-conflict: the lane->bank pictures (HTML report).
   std::optional<BankPicture> Picture;
 };

@@ -5,6 +5,8 @@
 //
 // Exit status: 0 when clean, 1 when there are findings (or some files could
 // not be analysed), 2 on usage errors or when no file could be analysed.
+// --exit-zero makes findings alone exit 0, unless one is a warning promoted
+// to an error (--warnings-as-errors), as clang-tidy fails then.
 // Parts of kernels not analysed (gaps) are said but leave it alone.
 //
 //===----------------------------------------------------------------------===//
@@ -161,6 +163,13 @@ public:
       R.Stats.Shapes += S.Shapes;
       R.Stats.SharedAccesses += S.SharedAccesses;
       R.Stats.Barriers += S.Barriers;
+    }
+    // By the file's settings, as clang-tidy promotes by the configuration
+    // of the file it analyses, also in the headers that file includes.
+    for (ReportedFinding &F : R.Findings) {
+      CheckKind Kind;
+      F.WarningAsError = checkFromName(F.Check, Kind) &&
+                         Job.WarningsAsErrors.test(unsigned(Kind));
     }
   }
 
@@ -527,6 +536,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // the findings are sorted by place, as clang-tidy sorts its diagnostics.
   KeptOnce<std::string, ReportedFinding> Merged;
   KeptOnce<std::string, ReportedGap> MergedGaps;
+  // A finding in a header is an error when any file that includes it makes
+  // it one, whichever file's copy is kept.
+  std::set<std::string> PromotedKeys;
   RunStats Stats;
   unsigned Analysed = 0, Failed = 0;
   std::vector<std::string> FailedFiles;
@@ -547,6 +559,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       OncePolicy Once = checkFromName(F.Check, Kind) ? checkOncePolicy(Kind)
                                                      : OncePolicy::Worst;
       std::string Key = findingKey(F);
+      if (F.WarningAsError)
+        PromotedKeys.insert(Key);
       Merged.add(Key, std::move(F), Once);
     }
     for (ReportedGap &G : R->Gaps) {
@@ -558,6 +572,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // them.
   std::vector<ReportedGap> Gaps = std::move(MergedGaps.kept());
   std::vector<ReportedFinding> Findings = std::move(Merged.kept());
+  size_t Promoted = 0;
+  for (ReportedFinding &F : Findings) {
+    F.WarningAsError = PromotedKeys.count(findingKey(F)) > 0;
+    Promoted += F.WarningAsError;
+  }
   // (std::stable_sort would need libstdc++'s deprecated temporary buffer.)
   std::vector<size_t> Order(Findings.size());
   for (size_t I = 0; I < Order.size(); ++I)
@@ -599,6 +618,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << Findings.size() << " finding(s)\n";
   if (Opts.Stats)
     printStats(Analysed, FailedFiles, Stats, Findings, Gaps, Err);
+  // clang-tidy's last line when it promoted warnings.
+  if (Promoted)
+    Err << "shmem-lint: " << Promoted << " warning"
+        << (Promoted == 1 ? "" : "s") << " treated as error"
+        << (Promoted == 1 ? "" : "s") << "\n";
   if (N == 0)
     return 0;
   // Gaps leave the status alone: they are said in every format, but a part
@@ -606,7 +630,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // unlike a file that fails to parse the rest of it was analysed.
   if (Analysed == 0)
     return 2;
-  if ((!Findings.empty() && !Opts.ExitZero) || Failed)
+  // --exit-zero is for findings a project tolerates; one it has made an
+  // error fails the run, as it fails clang-tidy.
+  if ((!Findings.empty() && !Opts.ExitZero) || Promoted || Failed)
     return 1;
   return 0;
 }

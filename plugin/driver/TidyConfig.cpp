@@ -86,22 +86,26 @@ bool parseTidyConfig(llvm::StringRef Text, TidyConfigFile &Out,
         return Fail(YamlError);
       if (!Key)
         continue;
-      if (*Key == "Checks") {
+      if (*Key == "Checks" || *Key == "WarningsAsErrors") {
+        // Both are check lists, in the same shapes.
         std::vector<std::string> Globs;
+        std::string Shape =
+            "'" + *Key + "' must be a string or a list of strings";
         if (auto *Seq = llvm::dyn_cast_or_null<llvm::yaml::SequenceNode>(Value)) {
           for (llvm::yaml::Node &Item : *Seq) {
             std::optional<std::string> T = scalarText(&Item);
             if (!T)
-              return Fail("'Checks' must be a string or a list of strings");
+              return Fail(Shape);
             for (std::string &G : splitCheckGlobs(*T))
               Globs.push_back(std::move(G));
           }
         } else if (std::optional<std::string> T = scalarText(Value)) {
           Globs = splitCheckGlobs(*T);
         } else if (!llvm::isa_and_nonnull<llvm::yaml::NullNode>(Value)) {
-          return Fail("'Checks' must be a string or a list of strings");
+          return Fail(Shape);
         }
-        Out.Checks = std::move(Globs);
+        (*Key == "Checks" ? Out.Checks : Out.WarningsAsErrors) =
+            std::move(Globs);
       } else if (*Key == "CheckOptions") {
         if (auto *Seq = llvm::dyn_cast_or_null<llvm::yaml::SequenceNode>(Value)) {
           // The old form: a list of {key: K, value: V}.
@@ -202,6 +206,10 @@ std::unique_ptr<TidyConfig> TidyConfigFinder::load(llvm::StringRef ConfigPath,
     C->CheckGlobs.insert(C->CheckGlobs.end(), F.Checks->begin(),
                          F.Checks->end());
   }
+  if (F.WarningsAsErrors)
+    C->WarningsAsErrorsGlobs.insert(C->WarningsAsErrorsGlobs.end(),
+                                    F.WarningsAsErrors->begin(),
+                                    F.WarningsAsErrors->end());
   for (auto &[K, V] : F.CheckOptions)
     C->Options[K] = V;
   return C;

@@ -1,7 +1,8 @@
 //===- TidyConfig.h - shmem-* settings from .clang-tidy files ---*- C++ -*-===//
 //
 // A project configures clang-tidy and the shmem-lint driver once: the driver
-// reads the `Checks:` globs and the `shmem-*` `CheckOptions` of the
+// reads the `Checks:` and `WarningsAsErrors:` globs and the `shmem-*`
+// `CheckOptions` of the
 // .clang-tidy that clang-tidy would use for a file (the nearest one in the
 // file's directory or above; `InheritParentConfig: true` merges the next one
 // up). Command-line flags override what the files say.
@@ -14,7 +15,8 @@
 //     - key: shmem-race.BlockDim      shmem-race.BlockDim: 32x8
 //       value: 32x8
 //
-// Other keys (WarningsAsErrors, HeaderFilterRegex, ...) are ignored. Options
+// `WarningsAsErrors:` takes the same shapes as `Checks:`. Other keys
+// (HeaderFilterRegex, ...) are ignored. Options
 // of other checks are ignored; a shmem-* option that does not exist is
 // reported, as a misspelt key would otherwise silently do nothing.
 //
@@ -45,6 +47,8 @@ namespace shmem {
 struct TidyConfigFile {
   /// The `Checks:` globs, split at commas and new lines, in order.
   std::optional<std::vector<std::string>> Checks;
+  /// The `WarningsAsErrors:` globs, split the same way.
+  std::optional<std::vector<std::string>> WarningsAsErrors;
   /// Every `CheckOptions` entry, in file order.
   std::vector<std::pair<std::string, std::string>> CheckOptions;
   bool InheritParentConfig = false;
@@ -67,6 +71,9 @@ struct TidyConfig {
   /// Concatenated `Checks:` globs, outermost first (later globs win).
   std::vector<std::string> CheckGlobs;
   bool HasChecks = false;
+  /// Concatenated `WarningsAsErrors:` globs, outermost first, as clang-tidy
+  /// merges them; empty when no file says any (nothing is promoted).
+  std::vector<std::string> WarningsAsErrorsGlobs;
   /// `CheckOptions`, inner files overriding outer ones.
   std::map<std::string, std::string> Options;
   /// Files that could not be read or parsed: "F: why".

@@ -986,3 +986,85 @@ TEST(AnalysisGaps, ExportFixesYamlHasARemark) {
   EXPECT_NE(Remark, std::string::npos) << S;
   EXPECT_LT(Warning, Remark);
 }
+
+//===----------------------------------------------------------------------===//
+// Warnings as errors
+//===----------------------------------------------------------------------===//
+
+// clang-tidy's `error:` in clang's red, the check marked as clang-tidy 22
+// marks it; notes are unchanged, and a finding not promoted next to it stays
+// a warning.
+TEST(WarningsAsErrors, TextIsClangTidysError) {
+  OutputContext Ctx = context();
+  Ctx.ShowSource = false;
+  ReportedFinding F = bankConflict();
+  F.WarningAsError = true;
+  EXPECT_EQ(render(OutputFormat::Text, {F, race()}, Ctx),
+            "/repo/src/k.cu:3:13: error: 32-way bank conflict on 'tile' "
+            "(32 wavefronts, ideal 1) "
+            "[shmem-bank-conflict,-warnings-as-errors]\n"
+            "/repo/src/k.cu:1:20: note: 'tile' declared here\n"
+            "/repo/src/k.cu:2:3: warning: write to 'tile' races with the "
+            "read at line 3 [shmem-race]\n");
+  Ctx.Color = true;
+  F.Notes.clear();
+  F.Message = "m";
+  EXPECT_EQ(render(OutputFormat::Text, {F}, Ctx),
+            "\033[1m/repo/src/k.cu:3:13: \033[0m\033[0;1;31merror: \033[0m"
+            "\033[1mm [shmem-bank-conflict,-warnings-as-errors]\033[0m\n");
+}
+
+// GitHub annotates 10 warnings and 10 errors of a step, each counted apart.
+TEST(WarningsAsErrors, GitHubErrorsAndTheirOwnLimit) {
+  ReportedFinding E = race();
+  E.WarningAsError = true;
+  std::vector<ReportedFinding> Both(GitHubAnnotationsPerStep, race());
+  Both.insert(Both.end(), GitHubAnnotationsPerStep, E);
+  std::string Out = render(OutputFormat::GitHub, Both, context());
+  EXPECT_EQ(llvm::StringRef(Out).count("::warning "), 10u);
+  EXPECT_EQ(llvm::StringRef(Out).count("::error "), 10u);
+  EXPECT_EQ(Out.find("::notice"), std::string::npos);
+  Both.push_back(E);
+  Out = render(OutputFormat::GitHub, Both, context());
+  EXPECT_NE(Out.find("::notice title=shmem-lint::21 findings"),
+            std::string::npos);
+}
+
+// Every machine format says which findings are errors; the YAML as
+// clang-tidy exports a promoted warning.
+TEST(WarningsAsErrors, MachineFormatsMarkOnlyThePromoted) {
+  ReportedFinding E = race();
+  E.WarningAsError = true;
+  OutputContext Ctx = context();
+  Sarif S(render(OutputFormat::Sarif, {bankConflict(), E}, Ctx));
+  EXPECT_EQ(str(S.result(0), "level"), "warning");
+  EXPECT_EQ(str(S.result(1), "level"), "error");
+
+  llvm::json::Value J =
+      parseJson(render(OutputFormat::Json, {bankConflict(), E}, Ctx));
+  const llvm::json::Array *A = J.getAsArray();
+  ASSERT_TRUE(A && A->size() == 2);
+  EXPECT_EQ(str((*A)[0].getAsObject(), "level"), "warning");
+  EXPECT_EQ(str((*A)[1].getAsObject(), "level"), "error");
+
+  llvm::json::Value G =
+      parseJson(render(OutputFormat::GitLab, {bankConflict(), E}, Ctx));
+  const llvm::json::Array *GA = G.getAsArray();
+  ASSERT_TRUE(GA && GA->size() == 2);
+  EXPECT_EQ(str((*GA)[0].getAsObject(), "severity"), "minor");
+  EXPECT_EQ(str((*GA)[1].getAsObject(), "severity"), "critical");
+
+  std::string Y;
+  llvm::raw_string_ostream OS(Y);
+  writeExportFixesYaml(OS, "/repo/src/k.cu", {bankConflict(), E}, "",
+                       [](llvm::StringRef, unsigned, unsigned) {
+                         return std::optional<unsigned>(0);
+                       });
+  llvm::StringRef Text(Y);
+  size_t Race = Text.find("DiagnosticName:  shmem-race");
+  ASSERT_NE(Race, llvm::StringRef::npos);
+  EXPECT_NE(Text.take_front(Race).find("Level:           Warning"),
+            llvm::StringRef::npos);
+  EXPECT_NE(Text.drop_front(Race).find("Level:           Error"),
+            llvm::StringRef::npos);
+}

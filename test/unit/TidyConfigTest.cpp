@@ -52,6 +52,40 @@ TEST(TidyConfigTest, ChecksInEveryShape) {
   EXPECT_EQ(splitCheckGlobs(" a ,, b\n c,"), (Globs{"a", "b", "c"}));
 }
 
+// WarningsAsErrors is a check list like Checks, in the same shapes, and
+// concatenated outermost first under InheritParentConfig, as clang-tidy
+// merges it.
+TEST(TidyConfigTest, WarningsAsErrorsLikeChecks) {
+  EXPECT_EQ(*parse("WarningsAsErrors: 'shmem-*,-shmem-race'").WarningsAsErrors,
+            (Globs{"shmem-*", "-shmem-race"}));
+  EXPECT_EQ(*parse("WarningsAsErrors: [ shmem-race ]").WarningsAsErrors,
+            (Globs{"shmem-race"}));
+  EXPECT_TRUE(parse("WarningsAsErrors: ''").WarningsAsErrors->empty());
+  EXPECT_FALSE(parse("Checks: '*'").WarningsAsErrors.has_value());
+  EXPECT_EQ(parseError("WarningsAsErrors: {a: b}\n"),
+            "'WarningsAsErrors' must be a string or a list of strings");
+
+  llvm::StringMap<std::string> Disk = {
+      {"/p/.clang-tidy", "WarningsAsErrors: 'shmem-*'\n"},
+      {"/p/a/.clang-tidy", "InheritParentConfig: true\n"
+                           "WarningsAsErrors: -shmem-race\n"},
+      {"/p/own/.clang-tidy", "Checks: 'shmem-*'\n"},
+  };
+  TidyConfigFinder Finder([&](llvm::StringRef Path)
+                              -> std::optional<std::string> {
+    auto It = Disk.find(Path);
+    if (It == Disk.end())
+      return std::nullopt;
+    return It->second;
+  });
+  EXPECT_EQ(Finder.forFile("/p/k.cu").WarningsAsErrorsGlobs,
+            (Globs{"shmem-*"}));
+  EXPECT_EQ(Finder.forFile("/p/a/k.cu").WarningsAsErrorsGlobs,
+            (Globs{"shmem-*", "-shmem-race"}));
+  // The nearest file without the key promotes nothing.
+  EXPECT_TRUE(Finder.forFile("/p/own/k.cu").WarningsAsErrorsGlobs.empty());
+}
+
 TEST(TidyConfigTest, CheckOptionsInBothForms) {
   EXPECT_EQ(parse("CheckOptions:\n"
                   "  - key: shmem-bank-conflict.MinDegree\n"
