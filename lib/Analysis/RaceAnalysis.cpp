@@ -194,6 +194,12 @@ void RaceFinder::run() {
   }
   if (CutAt != Never) // Said, not silent: the handler reports the gap.
     H.handleCut(BI.instances(unsigned(CutAt / NS))[0], Search.PairsAnalysed);
+  if (PinnedCutAt)
+    H.handleGap(*PinnedCutAt,
+                "this access in loop iterations past the first " +
+                    std::to_string(MaxPinnedWalks) +
+                    " re-walked ones not analysed for races",
+                "re-walk budget reached");
   for (unsigned Rank : {1u, 2u})
     for (const Pending &P : Deferred)
       if (P.Rank == Rank)

@@ -91,6 +91,10 @@ public:
   /// missing; the handler says so (AnalysisGap), never stays silent.
   virtual void handleCut(unsigned First,
                          unsigned long long PairsAnalysed) = 0;
+  /// Another bound stopped the search short at trace access \p Access:
+  /// \p What was not analysed, because \p Why (AnalysisGap's clauses).
+  virtual void handleGap(unsigned Access, std::string What,
+                         std::string Why) = 0;
 };
 
 /// How the pairs of sites were searched (for tests and benchmarks).

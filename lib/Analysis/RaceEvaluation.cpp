@@ -162,6 +162,8 @@ const Eval &RaceFinder::eval(unsigned Instance, const Assignment &Asg) {
     if (!P) {
       E.S = Eval::Unknown;
       E.Reason = "too many iterations to re-evaluate";
+      if (!PinnedCutAt)
+        PinnedCutAt = Instance;
       return E;
     }
     auto PI = P->Index.find(keyOf(*A));

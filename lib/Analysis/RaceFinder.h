@@ -203,6 +203,9 @@ private:
       WarpAlts;
   std::map<const FunctionDecl *, std::unique_ptr<ParentMap>> Parents;
   uint64_t Probes = 0;
+  /// The first access evaluated in an iteration past MaxPinnedWalks (its
+  /// address then unknown, its pairs unjudged); said after the search.
+  std::optional<unsigned> PinnedCutAt;
 
   struct Pending {
     RaceReport R;

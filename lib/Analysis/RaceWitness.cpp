@@ -10,6 +10,8 @@
 
 #include "RaceFinder.h"
 
+#include "clang/Basic/SourceManager.h"
+
 #include <algorithm>
 
 using namespace clang;
@@ -186,6 +188,20 @@ std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
         }
       }
     }
+  }
+  if (PS.Scans > MaxScansPerPair && Probes <= MaxProbesPerKernel &&
+      !PS.Race.Found && !PS.Benign.Found) {
+    // The pair was left part-judged and nothing found: say so (the probe
+    // budget, when it is what stopped the scan, is said by run()).
+    unsigned IB = BI.instances(SB)[0];
+    H.handleGap(
+        BI.instances(SA)[0],
+        "race search between this access and the one at line " +
+            std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+                T.Accesses[IB].Loc)) +
+            " cut short",
+        "scan budget of " + std::to_string(MaxScansPerPair) +
+            " per pair reached");
   }
   if (PS.Race.Found) {
     const Witness &W = PS.CrossRace.Found ? PS.CrossRace : PS.Race;

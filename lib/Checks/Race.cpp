@@ -74,6 +74,17 @@ public:
     K.reportGap(Sink, std::move(G));
   }
 
+  void handleGap(unsigned Access, std::string What, std::string Why) override {
+    const SharedAccess &A = K.Trace.Accesses[Access];
+    AnalysisGap G;
+    G.Check = CheckKind::Race;
+    G.Loc = A.Loc;
+    G.What = std::move(What);
+    G.Why = std::move(Why);
+    G.CallStack = A.CallStack;
+    K.reportGap(Sink, std::move(G));
+  }
+
 private:
   const KernelContext &K;
   FindingSink &Sink;

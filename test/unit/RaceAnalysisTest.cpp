@@ -51,6 +51,10 @@ struct Recorder : RaceHandler {
     Reports.push_back("cut " + std::to_string(First) + "/" +
                       std::to_string(PairsAnalysed));
   }
+  void handleGap(unsigned Access, std::string What, std::string Why) override {
+    Reports.push_back("gap " + std::to_string(Access) + " " + What + ": " +
+                      Why);
+  }
 };
 
 struct Runs {
