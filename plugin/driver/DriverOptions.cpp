@@ -82,6 +82,10 @@ OUTPUT:
   --format=FMT            text (default), sarif, github, gitlab, json, html
   -o FILE                 write the report to FILE
   --export-fixes=FILE     write fix-its as clang-tidy YAML
+  --baseline=FILE         report only findings not in FILE (an earlier
+                          --format=json or sarif report): legacy code's known
+                          findings stay accepted, new ones are reported
+  --write-baseline=FILE   write every finding of this run as a baseline
   --export-compile-commands=FILE  write the clang commands shmem-lint would
                           run (nvcc flags translated) as a compile database
                           for clang-tidy, clangd and editors; analyse nothing
@@ -578,6 +582,12 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     } else if ((R = Value("--export-fixes", Opts.ExportFixes))) {
       if (R < 0)
         return Fail("--export-fixes needs a file");
+    } else if ((R = Value("--baseline", Opts.Baseline))) {
+      if (R < 0)
+        return Fail("--baseline needs a file");
+    } else if ((R = Value("--write-baseline", Opts.WriteBaseline))) {
+      if (R < 0)
+        return Fail("--write-baseline needs a file");
     } else if (A.starts_with("-") && A != "-") {
       return Fail(unknownOptionMessage(A));
     } else {
@@ -992,7 +1002,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
 
 /// The repository root for relative paths: the nearest directory above the
 /// working directory holding .git, else the working directory.
-static std::string repoRoot() {
+std::string repoRootForReports() {
   llvm::SmallString<256> Dir;
   llvm::sys::fs::current_path(Dir);
   for (llvm::SmallString<256> D = Dir; !D.empty();
@@ -1014,9 +1024,10 @@ void writeReport(const DriverOptions &Opts,
   parseOutputFormat(Opts.Format, F);
   OutputContext Ctx;
   Ctx.ToolVersion = SHMEM_LINT_VERSION;
-  Ctx.RepoRoot = repoRoot();
+  Ctx.RepoRoot = repoRootForReports();
   Ctx.Color = Opts.Color;
   Ctx.Verbose = Opts.Verbose;
+  Ctx.AgainstBaseline = !Opts.Baseline.empty();
   writeFindings(Out, F, Findings, Ctx, Gaps);
   if (!Opts.ExportFixes.empty()) {
     std::error_code EC;

@@ -59,6 +59,9 @@ struct DriverOptions {
   std::string Format = "text";
   std::string OutputFile;
   std::string ExportFixes;
+  /// --baseline: report only findings not in this earlier JSON or SARIF
+  /// report; --write-baseline: write every finding of this run as one.
+  std::string Baseline, WriteBaseline;
   /// --export-compile-commands: write the jobs' clang commands as a
   /// compile_commands.json for other clang tools, instead of analysing.
   std::string ExportCompileCommands;
@@ -85,6 +88,10 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 /// translation done once, for clang-tidy, clangd and editors). Returns the
 /// exit status.
 int writeCompileCommands(const DriverOptions &Opts, llvm::raw_ostream &Err);
+
+/// The repository root reports are relative to: the nearest directory above
+/// the working directory holding .git, else the working directory.
+std::string repoRootForReports();
 
 /// Print findings, and the parts of kernels not analysed, in the selected
 /// format.

@@ -280,6 +280,21 @@ std::string repoRelativePath(llvm::StringRef File, llvm::StringRef RepoRoot) {
   return F;
 }
 
+std::vector<std::string>
+uniqueFingerprints(llvm::ArrayRef<ReportedFinding> Findings,
+                   const OutputContext &Ctx) {
+  Prepared P(Findings, Ctx);
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Findings.size(); ++I)
+    Out.push_back(P.uniqueFingerprint(I));
+  return Out;
+}
+
+std::string uniqueFromPartialFingerprint(llvm::StringRef Partial) {
+  auto [Base, N] = Partial.rsplit(':');
+  return N == "1" ? Base.str() : sha256Hex(Partial.str());
+}
+
 std::string findingFingerprint(const ReportedFinding &F,
                                const OutputContext &Ctx) {
   SourceCache Sources(Ctx.ReadFile);
@@ -618,6 +633,8 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
               J.attribute("ruleId", F.Check);
               J.attribute("ruleIndex", P.ruleIndex(F.Check));
               J.attribute("level", F.WarningAsError ? "error" : "warning");
+              if (P.Ctx.AgainstBaseline)
+                J.attribute("baselineState", "new");
               J.attributeObject("message", [&] {
                 std::string Text = F.Message;
                 if (Ctx.Verbose && !F.Detail.empty())

@@ -78,7 +78,20 @@ struct OutputContext {
       "https://github.com/shmem-lint/shmem-lint/blob/main/docs/checks/";
   /// Where source text comes from; unset means diskFileReader().
   FileReader ReadFile;
+  /// The findings were compared with a baseline (--baseline): SARIF
+  /// results say `"baselineState": "new"`.
+  bool AgainstBaseline = false;
 };
+
+/// Per finding, the fingerprint every format writes for it (JSON's
+/// "fingerprint", GitLab's), unique within \p Findings.
+std::vector<std::string>
+uniqueFingerprints(llvm::ArrayRef<ReportedFinding> Findings,
+                   const OutputContext &Ctx);
+
+/// SARIF's partialFingerprints value ("HASH:N") as uniqueFingerprints()
+/// writes the same finding.
+std::string uniqueFromPartialFingerprint(llvm::StringRef Partial);
 
 /// \p Gaps, the parts of kernels the analysis left out, are said in every
 /// format, after the findings and never as one:

@@ -11,7 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baseline.h"
 #include "DriverOptions.h"
+#include "OutputFormats.h"
 #include "ReportedFinding.h"
 
 #include "Analysis/NoLint.h"
@@ -591,6 +593,42 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   for (size_t I : Order)
     Sorted.push_back(std::move(Findings[I]));
   Findings = std::move(Sorted);
+
+  // Baselines compare whole runs: written before, and read after, the
+  // findings are merged across files.
+  if (!Opts.WriteBaseline.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream File(Opts.WriteBaseline, EC);
+    if (EC) {
+      Err << "shmem-lint: error: cannot write '" << Opts.WriteBaseline
+          << "': " << EC.message() << "\n";
+      return 2;
+    }
+    OutputContext Ctx;
+    Ctx.RepoRoot = repoRootForReports();
+    writeFindings(File, OutputFormat::Json, Findings, Ctx);
+  }
+  if (!Opts.Baseline.empty()) {
+    std::string Error;
+    std::optional<std::set<std::string>> Known =
+        readBaseline(Opts.Baseline, Error);
+    if (!Known) {
+      Err << "shmem-lint: error: " << Error << "\n";
+      return 2;
+    }
+    OutputContext Ctx;
+    Ctx.RepoRoot = repoRootForReports();
+    std::vector<std::string> Prints = uniqueFingerprints(Findings, Ctx);
+    std::vector<ReportedFinding> New;
+    for (size_t I = 0; I < Findings.size(); ++I)
+      if (!Known->count(Prints[I]))
+        New.push_back(std::move(Findings[I]));
+    size_t Accepted = Findings.size() - New.size();
+    Findings = std::move(New);
+    if (Opts.Verbose || Opts.Stats)
+      Err << "shmem-lint: " << Accepted << " finding(s) in the baseline '"
+          << Opts.Baseline << "' not reported\n";
+  }
 
   if (N == 0)
     Err << "shmem-lint: no files to analyse\n";
