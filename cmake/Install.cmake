@@ -40,6 +40,25 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/integration
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/checks
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# shmem-lint(1), written from the built command's --help
+# (scripts/make-manpage.py), so that it lists exactly the options it takes.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  set(SHMEM_LINT_MANPAGE ${CMAKE_BINARY_DIR}/share/man/man1/shmem-lint.1)
+  add_custom_command(OUTPUT ${SHMEM_LINT_MANPAGE}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/share/man/man1
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/make-manpage.py
+      $<TARGET_FILE:shmem-lint> ${SHMEM_LINT_MANPAGE} ${PROJECT_VERSION}
+    DEPENDS shmem-lint ${CMAKE_SOURCE_DIR}/scripts/make-manpage.py
+    COMMENT "Writing shmem-lint.1 from shmem-lint --help" VERBATIM)
+  add_custom_target(shmem-lint-manpage ALL DEPENDS ${SHMEM_LINT_MANPAGE})
+  install(FILES ${SHMEM_LINT_MANPAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
+# bash completion: options and checks read from the command at completion
+# time (scripts/shmem-lint-completion.bash).
+install(FILES ${CMAKE_SOURCE_DIR}/scripts/shmem-lint-completion.bash
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+  RENAME shmem-lint)
 
 # --- Debian package -------------------------------------------------------
 set(CPACK_PACKAGE_NAME shmem-lint)
