@@ -147,14 +147,23 @@ static std::vector<std::string> helpOptionNames() {
   std::string Text =
       std::string(Usage) + checkOptionsUsage() + UsageAfterCheckOptions;
   std::set<std::string> Names;
-  llvm::StringRef Rest(Text);
-  for (size_t P = Rest.find("--"); P != llvm::StringRef::npos;
-       P = Rest.find("--", P + 2)) {
-    size_t E = P + 2;
-    while (E < Rest.size() && (llvm::isAlnum(Rest[E]) || Rest[E] == '-'))
-      ++E;
-    if (E > P + 2 && llvm::isAlpha(Rest[P + 2]))
-      Names.insert(Rest.substr(P, E - P).str());
+  // Only the option column ("  -j N, --jobs=N   analyse ..."): the
+  // descriptions mention other tools' flags (git's --name-only).
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  llvm::StringRef(Text).split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    if (!Line.consume_front("  ") || !Line.starts_with("-"))
+      continue;
+    llvm::StringRef Column = Line.substr(0, Line.find("  "));
+    for (size_t P = Column.find("--"); P != llvm::StringRef::npos;
+         P = Column.find("--", P + 2)) {
+      size_t E = P + 2;
+      while (E < Column.size() &&
+             (llvm::isAlnum(Column[E]) || Column[E] == '-'))
+        ++E;
+      if (E > P + 2 && llvm::isAlpha(Column[P + 2]))
+        Names.insert(Column.substr(P, E - P).str());
+    }
   }
   return {Names.begin(), Names.end()};
 }
