@@ -356,6 +356,54 @@ static std::string noCudaFilesMessage(llvm::StringRef Named,
   return M;
 }
 
+/// Why the compile database in \p Dir cannot be read, in one line that names
+/// the file, the entry and what to do; empty when clang's reader should
+/// say (a compile_flags.txt, a database this check finds nothing wrong in).
+static std::string compileDatabaseProblem(llvm::StringRef Dir) {
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, "compile_commands.json");
+  const std::string Regenerate =
+      "write it with 'cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON' (or bear or "
+      "compiledb for make builds)";
+  if (!llvm::sys::fs::exists(Path)) {
+    llvm::SmallString<256> Flags(Dir);
+    llvm::sys::path::append(Flags, "compile_flags.txt");
+    if (llvm::sys::fs::exists(Flags))
+      return "";
+    return "no compile_commands.json in '" + Dir.str() + "'; " + Regenerate;
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return "cannot read '" + Path.str().str() +
+           "': " + Buffer.getError().message();
+  llvm::Expected<llvm::json::Value> V =
+      llvm::json::parse((*Buffer)->getBuffer());
+  if (!V)
+    return "'" + Path.str().str() + "' is not valid JSON (" +
+           llvm::toString(V.takeError()) + "); " + Regenerate;
+  const llvm::json::Array *A = V->getAsArray();
+  if (!A)
+    return "'" + Path.str().str() + "' is not a list of compile commands; " +
+           Regenerate;
+  for (size_t I = 0; I < A->size(); ++I) {
+    const llvm::json::Object *O = (*A)[I].getAsObject();
+    std::string Entry = "entry " + std::to_string(I + 1) + " of '" +
+                        Path.str().str() + "'";
+    if (!O)
+      return Entry + " is not an object";
+    std::optional<llvm::StringRef> File = O->getString("file");
+    if (File)
+      Entry += " (file '" + File->str() + "')";
+    if (!File)
+      return Entry + " has no \"file\"";
+    if (!O->getString("directory"))
+      return Entry + " has no \"directory\"";
+    if (!O->getString("command") && !O->getArray("arguments"))
+      return Entry + " has neither \"command\" nor \"arguments\"";
+  }
+  return "";
+}
+
 /// A file of the compile database and its command.
 struct DatabaseEntry {
   std::string File; ///< Absolute, dots removed.
@@ -741,12 +789,17 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   std::vector<DatabaseEntry> Entries;
   std::map<std::string, size_t> EntryByKey;
   if (!BuildDir.empty()) {
+    // Checked first: clang's reader prints a YAML parser's error to stderr
+    // for a broken file and then names neither the entry nor the fix.
+    if (std::string Why = compileDatabaseProblem(BuildDir); !Why.empty())
+      return Fail("cannot read a compile database in '" + BuildDir +
+                  "': " + Why);
     std::string ErrMsg;
     DB = clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir,
                                                                 ErrMsg);
     if (!DB)
       return Fail("cannot read a compile database in '" + BuildDir +
-                  "': " + ErrMsg);
+                  "': " + llvm::StringRef(ErrMsg).trim().str());
     for (clang::tooling::CompileCommand &C : DB->getAllCompileCommands()) {
       DatabaseEntry E;
       E.File = absolutePath(C.Filename, C.Directory);
