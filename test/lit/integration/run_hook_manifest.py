@@ -81,6 +81,10 @@ def main(argv):
     if hook["language"] == "system" and shutil.which(cmd[0]) is None:
         print("Executable `%s` not found" % cmd[0])
         return 1
+    # language: script runs the entry from the hook repository's checkout.
+    if hook["language"] == "script":
+        cmd[0] = os.path.join(os.path.dirname(os.path.abspath(manifest)),
+                              cmd[0])
     return subprocess.call(cmd)
 
 
