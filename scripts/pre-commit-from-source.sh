@@ -15,13 +15,15 @@ if [ ! -x "$cache/bin/shmem-lint" ]; then
     echo "shmem-lint: cannot build: no cmake; install LLVM/Clang 22 and cmake (scripts/setup.sh), or use the 'shmem-lint' hook with an installed shmem-lint" >&2
     exit 2
   fi
+  mkdir -p "$cache" || exit 2
+  log=$cache/build.log
   generator=()
   command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
   if ! { cmake -S "$here" -B "$cache/build" "${generator[@]}" \
            -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
          cmake --build "$cache/build" &&
-         cmake --install "$cache/build" --prefix "$cache"; } >"$cache.log" 2>&1; then
-    echo "shmem-lint: the build failed (log: $cache.log); install LLVM/Clang 22 (scripts/setup.sh), or use the 'shmem-lint' hook with an installed shmem-lint" >&2
+         cmake --install "$cache/build" --prefix "$cache"; } >"$log" 2>&1; then
+    echo "shmem-lint: the build failed (log: $log); install LLVM/Clang 22 (scripts/setup.sh), or use the 'shmem-lint' hook with an installed shmem-lint" >&2
     exit 2
   fi
 fi
