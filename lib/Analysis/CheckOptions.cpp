@@ -93,6 +93,11 @@ bool CheckOption::same(const AnalysisOptions &A,
   return A.*UnsignedMember == B.*UnsignedMember;
 }
 
+bool CheckOption::belowMinimum(llvm::StringRef Value) const {
+  std::optional<unsigned> N = parseUnsignedOption(Value);
+  return Type == CheckOptionType::Unsigned && N && *N < Min;
+}
+
 std::string CheckOption::expected() const {
   if (Type == CheckOptionType::Bool)
     return "true or false";

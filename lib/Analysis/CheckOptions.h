@@ -42,6 +42,10 @@ struct CheckOption {
   std::string text(const AnalysisOptions &O) const;
   void copy(const AnalysisOptions &From, AnalysisOptions &To) const;
   bool same(const AnalysisOptions &A, const AnalysisOptions &B) const;
+  /// Whether \p Value is a number below Min: refused by set(), and worth
+  /// saying why ("expected a number of at least 1"), unlike a value that
+  /// is not of the type at all.
+  bool belowMinimum(llvm::StringRef Value) const;
   /// What the value should be, for messages: "true or false", "a number",
   /// "a number of at least 2".
   std::string expected() const;
@@ -58,9 +62,10 @@ std::optional<bool> parseBoolOption(llvm::StringRef V);
 /// A non-negative decimal number.
 std::optional<unsigned> parseUnsignedOption(llvm::StringRef V);
 
-/// Why a warp size other than 32 is refused, in every front end (a clause
-/// for "...; ..." messages). The option stays so that a .clang-tidy that
-/// states 32 keeps working.
+/// The one warp size every front end accepts, and why another is refused
+/// (a clause for "...; ..." messages). The option stays so that a
+/// .clang-tidy that states 32 keeps working.
+constexpr unsigned CudaWarpSize = 32;
 extern const char *const WarpSizeReason;
 
 } // namespace shmem

@@ -39,13 +39,7 @@ const ParentMap &RaceFinder::parents(const FunctionDecl *F) {
 }
 
 const Stmt *RaceFinder::statementOf(const SharedAccess &A) {
-  const FunctionDecl *F = T.Kernel;
-  if (!A.CallStack.empty()) {
-    const FunctionDecl *Def = nullptr;
-    if (const FunctionDecl *FD = A.CallStack.back()->getDirectCallee())
-      FD->hasBody(Def);
-    F = Def;
-  }
+  const FunctionDecl *F = functionOf(A);
   if (!F || !F->getBody())
     return A.E;
   const ParentMap &PM = parents(F);

@@ -20,13 +20,7 @@ namespace shmem {
 namespace race {
 
 std::optional<std::string> RaceFinder::constantStored(const SharedAccess &A) {
-  const FunctionDecl *F = T.Kernel;
-  if (!A.CallStack.empty()) {
-    const FunctionDecl *Def = nullptr;
-    if (const FunctionDecl *FD = A.CallStack.back()->getDirectCallee())
-      FD->hasBody(Def);
-    F = Def;
-  }
+  const FunctionDecl *F = functionOf(A);
   if (!F || !F->getBody())
     return std::nullopt;
   const Stmt *P = parents(F).getParentIgnoreParens(A.E);

@@ -24,6 +24,7 @@
 #include "RaceAnalysis.h"
 
 #include "BarrierIntervals.h"
+#include "Program/CallContexts.h"
 #include "Uniformity.h"
 
 #include "clang/AST/ParentMap.h"
@@ -248,6 +249,12 @@ private:
   int64_t generic(const SymbolInfo &I);
 
   const ParentMap &parents(const FunctionDecl *F);
+  /// The function whose body holds access \p A: the kernel, or the
+  /// definition its innermost call reaches (null without one).
+  const FunctionDecl *functionOf(const SharedAccess &A) const {
+    return A.CallStack.empty() ? T.Kernel
+                               : calleeDefinition(A.CallStack.back());
+  }
 
   /// `x = <constant>`: the constant, so stores of one float literal by
   /// every thread are recognised as storing the same value.

@@ -62,16 +62,11 @@ public:
   }
 
   void handleCut(unsigned First, unsigned long long PairsAnalysed) override {
-    const SharedAccess &A = K.Trace.Accesses[First];
-    AnalysisGap G;
-    G.Check = CheckKind::Race;
-    G.Loc = A.Loc;
     // At the first pair left out; the pairs after it in site order are.
-    G.What = "race pairs after the first " + std::to_string(PairsAnalysed) +
-             " not analysed";
-    G.Why = "probe budget reached";
-    G.CallStack = A.CallStack;
-    K.reportGap(Sink, std::move(G));
+    handleGap(First,
+              "race pairs after the first " + std::to_string(PairsAnalysed) +
+                  " not analysed",
+              "probe budget reached");
   }
 
   void handleGap(unsigned Access, std::string What, std::string Why) override {

@@ -184,13 +184,13 @@ protected:
           return Bad(A);
         Opts.BlockDim = Dm;
       } else if (Key == "warp-size" && !Val.getAsInteger(10, N)) {
-        if (N != 32)
+        if (N != CudaWarpSize)
           return Fail("invalid argument '" + A + "'; only 32: " +
                       WarpSizeReason);
         Opts.WarpSize = N;
       } else if (const CheckOption *Opt = optionWithKey(Key)) {
         if (!Opt->set(Opts, Val))
-          return parseUnsignedOption(Val)
+          return Opt->belowMinimum(Val)
                      ? Fail("invalid argument '" + A + "'; expected " +
                             Opt->expected())
                      : Bad(A);

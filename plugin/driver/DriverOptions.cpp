@@ -607,7 +607,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     } else if ((R = Value("--warp-size", V))) {
       if (R < 0 || !ParseUnsigned(V, CL.WarpSize))
         return Fail("invalid --warp-size '" + V + "'");
-      if (*CL.WarpSize != 32)
+      if (*CL.WarpSize != CudaWarpSize)
         return Fail("invalid --warp-size '" + V + "'; only 32: " +
                     WarpSizeReason);
     } else if ((Opt = CheckOptionFlag())) {
@@ -615,9 +615,9 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         // A number below the least that means something says so; other
         // bad values keep the short form.
         return Fail("invalid --" + Opt->Key + " '" + V + "'" +
-                    (R > 0 && parseUnsignedOption(V) ? "; expected " +
-                                                           Opt->expected()
-                                                     : std::string()));
+                    (R > 0 && Opt->belowMinimum(V)
+                         ? "; expected " + Opt->expected()
+                         : std::string()));
       CL.Given.push_back(Opt);
     } else if ((R = Value("--cuda-path", CudaSetting))) {
       if (R < 0)

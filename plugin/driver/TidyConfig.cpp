@@ -297,7 +297,7 @@ void applyCheckOptions(const std::map<std::string, std::string> &Options,
     };
     if (Name == "WarpSize") {
       std::optional<unsigned> N = parseUnsignedOption(Value);
-      if (!N || *N != 32)
+      if (!N || *N != CudaWarpSize)
         Bad(std::string("32 (") + WarpSizeReason + ")");
       else
         O.WarpSize = *N;

@@ -19,7 +19,7 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
     : ClangTidyCheck(Name, Context), Kind(K), TidyContext(Context),
       Shared(std::move(Shared)) {
   unsigned WarpSize = Options.get("WarpSize", Options_.WarpSize);
-  if (WarpSize == 32)
+  if (WarpSize == CudaWarpSize)
     Options_.WarpSize = WarpSize;
   else
     configurationDiag("invalid WarpSize '%0' for %1; only 32: %2")
