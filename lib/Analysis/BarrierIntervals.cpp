@@ -204,6 +204,10 @@ struct BarrierIntervals::Flow {
   /// Per node, built on first use: source -> tags of In.
   std::vector<std::map<unsigned, std::vector<const Tag *>>> BySource;
   std::vector<bool> Indexed;
+  /// Per node, built on first use: the branch sources among its tags. Every
+  /// pair of sites at a node asked for them, and copying the node's sparse
+  /// bit vector allocated one list element per 128 sources each time.
+  std::vector<std::unique_ptr<Bits>> BranchAt;
 
   const std::map<unsigned, std::vector<const Tag *>> &crossed(unsigned Node) {
     if (!Indexed[Node]) {
@@ -577,6 +581,7 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
   F->In.resize(NN);
   F->BySource.resize(NN);
   F->Indexed.assign(NN, false);
+  F->BranchAt.resize(NN);
   for (unsigned S = 0; S < G->SourceBranch.size(); ++S)
     F->PlainTag.push_back(Tag{S, {}});
   auto Stops = [&](const Graph::Node &N) {
@@ -776,12 +781,15 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   bool OneAnswer = All.empty();
   bool Found = false;
   // The branch sources at A, in source order.
-  Flow::Bits BranchAtA = F.Plain[NA];
-  BranchAtA &= BranchSources;
-  for (const auto &KV : F.crossed(NA))
-    if (G->SourceBranch[KV.first] >= 0)
-      BranchAtA.set(KV.first);
-  for (unsigned SA : BranchAtA) {
+  std::unique_ptr<Flow::Bits> &BranchAtA = F.BranchAt[NA];
+  if (!BranchAtA) {
+    BranchAtA = std::make_unique<Flow::Bits>(F.Plain[NA]);
+    *BranchAtA &= BranchSources;
+    for (const auto &KV : F.crossed(NA))
+      if (G->SourceBranch[KV.first] >= 0)
+        BranchAtA->set(KV.first);
+  }
+  for (unsigned SA : *BranchAtA) {
     if (OneAnswer && Found)
       break;
     int XA = G->SourceBranch[SA];
