@@ -117,8 +117,15 @@ public:
         return;
     BlockShape S;
     S.Block = *D;
-    S.Source = "launch at line " +
-               std::to_string(Ctx.getSourceManager().getExpansionLineNumber(Loc));
+    // The file too when it is not the kernel's (a kernel in a header
+    // launched from the .cu), or the line would be looked for in the wrong
+    // file.
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation L = SM.getExpansionLoc(Loc);
+    S.Source = "launch at line " + std::to_string(SM.getExpansionLineNumber(L));
+    SourceLocation KL = SM.getExpansionLoc(K->getLocation());
+    if (L.isValid() && KL.isValid() && SM.getFileID(L) != SM.getFileID(KL))
+      S.Source += " of " + SM.getFilename(L).str();
     V.push_back(S);
   }
 
