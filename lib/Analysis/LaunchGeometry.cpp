@@ -2,15 +2,16 @@
 
 #include "LaunchGeometry.h"
 
+#include "CheckSelection.h"
 #include "ExprUtil.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
-#include <regex>
 
 using namespace clang;
 
@@ -116,8 +117,15 @@ public:
         return;
     BlockShape S;
     S.Block = *D;
-    S.Source = "launch at line " +
-               std::to_string(Ctx.getSourceManager().getExpansionLineNumber(Loc));
+    // The file too when it is not the kernel's (a kernel in a header
+    // launched from the .cu), or the line would be looked for in the wrong
+    // file.
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation L = SM.getExpansionLoc(Loc);
+    S.Source = "launch at line " + std::to_string(SM.getExpansionLineNumber(L));
+    SourceLocation KL = SM.getExpansionLoc(K->getLocation());
+    if (L.isValid() && KL.isValid() && SM.getFileID(L) != SM.getFileID(KL))
+      S.Source += " of " + SM.getFilename(L).str();
     V.push_back(S);
   }
 
@@ -222,8 +230,87 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts)
   Launches = std::move(C.Launches);
 }
 
+ShapeComment parseShapeComment(llvm::StringRef Line) {
+  ShapeComment C;
+  size_t At = Line.find("shmem-lint:");
+  if (At == StringRef::npos)
+    return C;
+  C.Offset = At;
+  StringRef Rest = Line.drop_front(At + strlen("shmem-lint:")).ltrim();
+  StringRef Key = Rest.take_while([](char Ch) {
+    return isAsciiIdentifierContinue(Ch) || Ch == '-';
+  });
+  StringRef AfterKey = Rest.drop_front(Key.size()).ltrim();
+  const std::string Expected =
+      "expected 'shmem-lint: block=X[xY[xZ]]' with at most " +
+      std::to_string(ThreadGeometry::MaxThreadsPerBlock) + " threads";
+  auto Malformed = [&](const std::string &Why) {
+    C.K = ShapeComment::Malformed;
+    C.Problem = Why + "; " + Expected;
+    return C;
+  };
+  // Prose that mentions the tool (`// shmem-lint: see docs`) is no
+  // directive; a key with '=' after it is, and so is `block` alone.
+  if (Key != "block") {
+    if (Key.empty() || !AfterKey.starts_with("="))
+      return C;
+    // With one key there is room to be generous: a swap (`blcok`) is two
+    // edits, more than nearestName allows a five-letter word.
+    std::string Lower = Key.lower();
+    std::string Why = "unknown key '" + Key.str() + "'";
+    if (nearestName(Lower, {"block"}) ||
+        StringRef(Lower).edit_distance("block", true, 2) <= 2)
+      Why += " (did you mean 'block'?)";
+    else
+      Why += " (the only key is 'block')";
+    return Malformed(Why);
+  }
+  if (!AfterKey.consume_front("="))
+    return Malformed("'block' needs a value");
+  // What is read as the shape, exactly as before this was diagnosed: the
+  // run of digits, separators and parentheses after '='.
+  StringRef Run = AfterKey.take_while(
+      [](char Ch) { return StringRef("0123456789xX,() ").contains(Ch); });
+  if (std::optional<Dim3> D = Dim3::parse(Run.trim().str())) {
+    C.K = ShapeComment::Shape;
+    C.Block = *D;
+    return C;
+  }
+  // Why not, from the word the user wrote.
+  StringRef Word = AfterKey.ltrim();
+  Word = Word.take_until([](char Ch) { return isWhitespace(Ch); });
+  if (size_t End = Word.find("*/"); End != StringRef::npos)
+    Word = Word.take_front(End);
+  if (Word.empty())
+    return Malformed("'block' needs a value");
+  std::string Quoted = "'block=" + Word.str() + "'";
+  llvm::SmallVector<StringRef, 4> Parts;
+  Word.split(Parts, 'x');
+  if (Parts.size() == 1)
+    Parts.clear(), Word.split(Parts, ',');
+  uint64_t Threads = 1;
+  for (StringRef P : Parts) {
+    P = P.trim().trim("()");
+    uint64_t V;
+    if (P.empty() || P.getAsInteger(10, V))
+      return Malformed(Quoted + " is not a block shape");
+    if (V == 0)
+      return Malformed(Quoted + " has a dimension of 0");
+    Threads = std::min<uint64_t>(Threads * V, uint64_t(1) << 40);
+  }
+  if (Parts.size() > 3)
+    return Malformed(Quoted + " has more than three dimensions");
+  if (Threads > ThreadGeometry::MaxThreadsPerBlock)
+    return Malformed(Quoted + " has " +
+                     (Threads >= uint64_t(1) << 40 ? std::string("too many")
+                                                   : std::to_string(Threads)) +
+                     " threads, more than a block can have");
+  return Malformed(Quoted + " is not a block shape");
+}
+
 std::optional<Dim3>
-LaunchGeometry::annotation(const FunctionDecl *Kernel) const {
+LaunchGeometry::annotation(const FunctionDecl *Kernel,
+                           std::vector<ShapeCommentProblem> *Problems) const {
   // Look at the comment lines directly above the kernel (or its template
   // header) for `shmem-lint: block=...`.
   const SourceManager &SM = Ctx.getSourceManager();
@@ -242,7 +329,6 @@ LaunchGeometry::annotation(const FunctionDecl *Kernel) const {
     return std::nullopt;
   unsigned Offset = SM.getFileOffset(Loc);
   StringRef Before = Buf.substr(0, Offset);
-  static const std::regex Re(R"(shmem-lint:\s*block\s*=\s*([0-9xX,() ]+))");
   // Walk back over comment and blank lines.
   for (unsigned Lines = 0; Lines < 12 && !Before.empty(); ++Lines) {
     size_t End = Before.rfind('\n');
@@ -256,15 +342,26 @@ LaunchGeometry::annotation(const FunctionDecl *Kernel) const {
                    Trim.starts_with("*");
     if (!Comment && !Trim.empty())
       break;
-    std::cmatch M;
-    std::string L = Line.str();
-    std::smatch SM2;
-    if (std::regex_search(L, SM2, Re))
-      if (auto Dm = Dim3::parse(StringRef(SM2[1].str()).trim().str()))
-        return Dm;
+    ShapeComment C = parseShapeComment(Line);
+    if (C.K == ShapeComment::Shape)
+      return C.Block;
+    // A malformed comment is said, then passed over as before: one
+    // further up may still state the shape.
+    if (C.K == ShapeComment::Malformed && Problems) {
+      unsigned LineStart = Line.data() - Buf.data();
+      Problems->push_back(
+          {SM.getComposedLoc(FID, LineStart + C.Offset), C.Problem});
+    }
     Before = Prev;
   }
   return std::nullopt;
+}
+
+std::vector<ShapeCommentProblem>
+LaunchGeometry::shapeCommentProblems(const FunctionDecl *Kernel) const {
+  std::vector<ShapeCommentProblem> P;
+  annotation(Kernel, &P);
+  return P;
 }
 
 std::vector<BlockShape>

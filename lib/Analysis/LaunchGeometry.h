@@ -27,6 +27,25 @@ struct BlockShape {
   bool Assumed = false;
 };
 
+/// What one comment line says as a block shape: nothing (no `shmem-lint:`,
+/// or prose about it), a shape, or a directive that was meant as one and
+/// cannot be used (`blcok=256`, `block=2000`, `block=abc`).
+struct ShapeComment {
+  enum Kind { None, Shape, Malformed } K = None;
+  Dim3 Block;
+  /// Malformed: what is wrong and the accepted form, lowercase.
+  std::string Problem;
+  /// Where `shmem-lint:` starts in the line.
+  size_t Offset = 0;
+};
+ShapeComment parseShapeComment(llvm::StringRef Line);
+
+/// A malformed shape comment above a kernel, where it stands.
+struct ShapeCommentProblem {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
 class LaunchGeometry {
 public:
   /// Scan the translation unit for launch sites once.
@@ -42,13 +61,20 @@ public:
     return Kernels;
   }
 
+  /// The malformed `shmem-lint:` comments above \p Kernel, nearest first:
+  /// they are passed over, so the kernel is analysed with another shape.
+  std::vector<ShapeCommentProblem>
+  shapeCommentProblems(const clang::FunctionDecl *Kernel) const;
+
 private:
   clang::ASTContext &Ctx;
   const AnalysisOptions &Opts;
   std::vector<const clang::FunctionDecl *> Kernels;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<BlockShape>> Launches;
 
-  std::optional<Dim3> annotation(const clang::FunctionDecl *Kernel) const;
+  std::optional<Dim3>
+  annotation(const clang::FunctionDecl *Kernel,
+             std::vector<ShapeCommentProblem> *Problems = nullptr) const;
 };
 
 /// Evaluate a dim3-typed (or integer) launch argument to a constant shape.

@@ -133,8 +133,28 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
   LaunchGeometry Geometry(Ctx, Opts);
   KernelReach Reach;
   ProgramCFGs Graphs(Ctx);
+  // Said by the first enabled check, as the walk's own gaps are in the
+  // clang-tidy module: every check reads the shape, and a front end needs a
+  // check's name on every warning.
+  unsigned FirstCheck = 0;
+  while (FirstCheck < NumCheckKinds && !Opts.enabled(CheckKind(FirstCheck)))
+    ++FirstCheck;
   for (const FunctionDecl *K : Geometry.kernels()) {
     ++Stats.Kernels;
+    if (FirstCheck < NumCheckKinds)
+      for (const ShapeCommentProblem &P : Geometry.shapeCommentProblems(K)) {
+        const BlockShape Used = Geometry.shapesFor(K).front();
+        Finding F;
+        F.Check = CheckKind(FirstCheck);
+        F.Loc = P.Loc;
+        F.Message = "block shape comment ignored: " + P.Message;
+        F.Notes.push_back({K->getLocation(),
+                           "so kernel '" + displayName(K) +
+                               "' is analysed for a block of " +
+                               Used.Block.str() + " threads (" + Used.Source +
+                               ")"});
+        Sink.report(F);
+      }
     // Every check needs a shared access or a barrier to say anything; a
     // kernel that reaches neither is not walked.
     bool Walk = Reach.reachesSharedOrBarrier(K);

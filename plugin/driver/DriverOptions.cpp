@@ -76,7 +76,8 @@ CUDA:
   --cuda-path=auto|none|DIR  CUDA headers: a toolkit, or shmem-lint's own
                           (default auto: /usr/local/cuda or $CUDA_PATH if present)
   --cuda-gpu-arch=sm_XX   architecture the device code is analysed for (default:
-                          the lowest the build compiles for, else sm_80)
+                          the lowest one the flags after -- name, else the
+                          lowest the build compiles for, else sm_80)
 
 OUTPUT:
   --format=FMT            text (default), sarif, github, gitlab, json, html
@@ -682,6 +683,18 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       CommandArch = T.CudaArchs.front();
     if (Files.empty() && !T.InputFile.empty())
       Files.push_back(T.InputFile);
+  } else if (!ExtraArgs.empty()) {
+    // `-- --cuda-gpu-arch=sm_90a` (or nvcc's -arch=sm_90a): the user's
+    // architecture replaces the default rather than joining it, which would
+    // parse the file twice and fail on code guarded by __CUDA_ARCH__.
+    TranslatedCommand T = takeCudaArchFlags(ExtraArgs);
+    for (const std::string &Msg : T.Warnings)
+      Err << "shmem-lint: warning: flags after '--': " << Msg << "\n";
+    if (Opts.Verbose)
+      for (const std::string &D : T.Dropped)
+        Err << "shmem-lint: note: flags after '--': " << D << "\n";
+    if (!T.CudaArchs.empty())
+      CommandArch = T.CudaArchs.front();
   }
 
   // The settings without any .clang-tidy: defaults, then the flags.
@@ -757,11 +770,14 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                             : "toolkit at " + Toolkit)
         << "\n";
 
-  // Device code is analysed once, for one architecture: the one asked for,
-  // else the lowest the build compiles for, else sm_80.
+  // Device code is analysed once, for one architecture: the one asked for
+  // (--cuda-gpu-arch, else the lowest the flags after `--` name), else the
+  // lowest the build compiles for, else sm_80.
   auto BaseArgs = [&](const std::string &FileArch) {
-    std::string A = !Arch.empty() ? Arch : !FileArch.empty() ? FileArch
-                                                             : DefaultCudaArch;
+    std::string A = !Arch.empty()          ? Arch
+                    : !CommandArch.empty() ? CommandArch
+                    : !FileArch.empty()    ? FileArch
+                                           : DefaultCudaArch;
     std::vector<std::string> Args = {SHMEM_LINT_CLANG_PATH,
                                      "-x",
                                      "cuda",
@@ -967,7 +983,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     if (!Planned.insert(fileKey(Abs)).second)
       continue;
     if (!DB) {
-      FileJob J{W, Cwd, BaseArgs(CommandArch), SettingsFor(Abs), {}, {}};
+      FileJob J{W, Cwd, BaseArgs(""), SettingsFor(Abs), {}, {}};
       J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
       J.Args.push_back(W);
       Opts.Jobs.push_back(std::move(J));

@@ -988,6 +988,69 @@ withoutLanguageAndArch(const std::vector<std::string> &Args) {
   return Out;
 }
 
+TranslatedCommand takeCudaArchFlags(std::vector<std::string> &Args) {
+  // Walked with clang's option table, so that a macro's value
+  // (`-D X=--cuda-gpu-arch=sm_90`) is never read as a flag.
+  std::vector<std::string> ClangWords = {"clang"}, NvccWords = {"nvcc"}, Rest;
+  bool NvccValueNext = false;
+  unsigned MissingIndex = 0, MissingCount = 0;
+  forEachClangArg(
+      Args, MissingIndex, MissingCount,
+      [&](const llvm::opt::Arg &A, const llvm::opt::ArgList &,
+          llvm::ArrayRef<std::string> Original) {
+        if (NvccValueNext) {
+          // `-gencode arch=...`: clang knows no -gencode and reads its value
+          // as an argument of its own.
+          NvccValueNext = false;
+          NvccWords.insert(NvccWords.end(), Original.begin(), Original.end());
+          return;
+        }
+        if (A.getOption().matches(copt::OPT_offload_arch_EQ)) {
+          ClangWords.insert(ClangWords.end(), Original.begin(), Original.end());
+          return;
+        }
+        // nvcc's spellings (-arch=sm_90a, -gencode ..., --generate-code=...),
+        // which clang either does not know or knows as something else
+        // (-arch is Darwin's).
+        llvm::StringRef Body;
+        if (!Original.empty())
+          Body = Original.front();
+        if (Body.consume_front("-")) {
+          Body.consume_front("-");
+          auto [Name, Value] = Body.split('=');
+          const NvccOption *O = findNvccOption(Name);
+          if (O && (O->Act == Action::Arch || O->Act == Action::Code ||
+                    O->Act == Action::Gencode)) {
+            NvccWords.insert(NvccWords.end(), Original.begin(),
+                             Original.end());
+            NvccValueNext = !Body.contains('=') && Original.size() == 1;
+            return;
+          }
+        }
+        Rest.insert(Rest.end(), Original.begin(), Original.end());
+      });
+  if (MissingCount)
+    Rest.insert(Rest.end(), Args.begin() + MissingIndex, Args.end());
+
+  TranslatedCommand R;
+  for (const auto &Words : {ClangWords, NvccWords}) {
+    if (Words.size() == 1)
+      continue;
+    TranslatedCommand T = translateCompileCommand(Words, ".");
+    R.Warnings.insert(R.Warnings.end(), T.Warnings.begin(), T.Warnings.end());
+    R.Errors.insert(R.Errors.end(), T.Errors.begin(), T.Errors.end());
+    R.Dropped.insert(R.Dropped.end(), T.Dropped.begin(), T.Dropped.end());
+    for (const std::string &A : T.CudaArchs)
+      if (!llvm::is_contained(R.CudaArchs, A))
+        R.CudaArchs.push_back(A);
+  }
+  llvm::sort(R.CudaArchs, [](const std::string &A, const std::string &B) {
+    return archKey(A) < archKey(B);
+  });
+  Args = std::move(Rest);
+  return R;
+}
+
 std::vector<std::string> tokenizeNvccOptionsFile(llvm::StringRef Text) {
   std::vector<std::string> Out;
   std::string Cur;

@@ -112,6 +112,14 @@ translateCompileCommand(llvm::ArrayRef<std::string> CommandLine,
 std::vector<std::string>
 withoutLanguageAndArch(const std::vector<std::string> &Args);
 
+/// Removes the GPU architecture flags from \p Args, clang's
+/// (--cuda-gpu-arch=, --offload-arch=) and nvcc's (-arch, -code, -gencode,
+/// --generate-code, in any of nvcc's spellings), and returns the
+/// architectures they name in CudaArchs, lowest first, with the warnings of
+/// names clang does not know. For the flags given after the driver's `--`:
+/// the user's architecture replaces the driver's default.
+TranslatedCommand takeCudaArchFlags(std::vector<std::string> &Args);
+
 /// The words of an nvcc `--options-file` (see the rules above).
 std::vector<std::string> tokenizeNvccOptionsFile(llvm::StringRef Text);
 

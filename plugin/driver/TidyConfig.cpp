@@ -279,11 +279,24 @@ const CheckOption *optionOf(CheckKind Check, llvm::StringRef Name) {
 void applyCheckOptions(const std::map<std::string, std::string> &Options,
                        std::array<AnalysisOptions, NumCheckKinds> &PerCheck,
                        std::vector<std::string> &Warnings) {
+  // A global BlockDim (clang-tidy's getLocalOrGlobal) is every check's
+  // shape; a check's own key, read after it, still wins.
+  auto Global = Options.find("BlockDim");
+  if (Global != Options.end() && !llvm::StringRef(Global->second).trim().empty()) {
+    if (std::optional<Dim3> D =
+            Dim3::parse(llvm::StringRef(Global->second).trim().str()))
+      for (AnalysisOptions &O : PerCheck)
+        O.BlockDim = D;
+    else
+      Warnings.push_back("invalid value '" + Global->second +
+                         "' for 'BlockDim'; expected a block shape such as "
+                         "256 or 32x8");
+  }
   for (const auto &Option : Options) {
     const std::string &Key = Option.first, &Value = Option.second;
     llvm::StringRef K(Key);
     if (!K.starts_with("shmem-"))
-      continue; // Another check's option.
+      continue; // Another check's option, or the global BlockDim.
     auto [Check, Name] = K.rsplit('.');
     CheckKind Kind;
     if (Name.empty() || !checkFromName(Check, Kind)) {

@@ -24,7 +24,9 @@ ShmemCheckBase::ShmemCheckBase(StringRef Name,
   else
     configurationDiag("invalid WarpSize '%0' for %1; only 32: %2")
         << std::to_string(WarpSize) << Name << WarpSizeReason;
-  BlockDimText = Options.get("BlockDim", "").str();
+  // shmem-<check>.BlockDim, else a global BlockDim: one shape for every
+  // check, as the driver's --block-dim and the plugin's block= give.
+  BlockDimText = Options.getLocalOrGlobal("BlockDim", "").str();
   if (!BlockDimText.empty()) {
     if (auto D = Dim3::parse(BlockDimText))
       Options_.BlockDim = D;

@@ -1,6 +1,10 @@
 // RUN: %check_all_front_ends %s shmem-bank-conflict
 // RUN: %check_all_front_ends %s shmem-bank-conflict --prefix=CHECK-OPT --tidy-config='{CheckOptions: {shmem-bank-conflict.BlockDim: 16x2}}' --plugin-args=block=16x2 --driver-args=--block-dim=16x2
 // RUN: %exit_status %shmem-lint --checks=shmem-bank-conflict %s | FileCheck --check-prefix=NOTES %s
+// One shape for every check: the global BlockDim key, the same in clang-tidy
+// and the command; a check's own key still wins.
+// RUN: %check_all_front_ends %s shmem-bank-conflict --prefix=CHECK-OPT --front-ends=tidy,driver --tidy-config='{CheckOptions: {BlockDim: 16x2}}' --driver-args=--block-dim=16x2
+// RUN: %check_all_front_ends %s shmem-bank-conflict --front-ends=tidy,driver --tidy-config='{CheckOptions: {BlockDim: 16x2, shmem-bank-conflict.BlockDim: 256}}'
 
 // Where the block shape comes from, and how it changes the answer.
 
