@@ -19,6 +19,8 @@
 #include "FlatStride.h"
 #include "PatternSet.h"
 
+#include "Analysis/Program/CudaModel.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
@@ -109,9 +111,16 @@ public:
     std::map<const Expr *, WarpVerdict> Enumerated = enumerateUniforms();
     Degrees.assign(K.Trace.Accesses.size(), 0);
     WarpMemo Memo;
+    std::set<const Expr *> Misaligned;
     for (const SharedAccess &A : K.Trace.Accesses) {
       if (A.Kind == AccessKind::Atomic)
         continue;
+      // A misaligned row faults: its wavefronts mean nothing.
+      if (!A.Matrix.empty() &&
+          (Misaligned.count(A.E) || reportMisalignedRow(A))) {
+        Misaligned.insert(A.E);
+        continue;
+      }
       WarpVerdict V = worstWarp(A, K.Trace, &Memo);
       Degrees[&A - K.Trace.Accesses.data()] = V.Valid ? V.Result.degree() : 1;
       if (V.Capped)
@@ -147,6 +156,54 @@ private:
   const KernelContext &K;
   FindingSink &Sink;
   BankModel Model;
+
+  /// ldmatrix/stmatrix rows must start on 16 bytes (PTX ISA; a misaligned
+  /// row fails the launch with a misaligned-address error). The shared
+  /// array's base is taken as 16-byte aligned, as the bank model takes it.
+  /// Reports the first active lane whose row is not, when the unknowns of
+  /// the address cannot change that; returns whether it reported.
+  bool reportMisalignedRow(const SharedAccess &A) {
+    const LaneValue &Off = A.Address.Offset;
+    constexpr int64_t Row = cuda::AsmMatrixAccess::RowBytes;
+    if (!Off.isAffine())
+      return false;
+    for (const auto &KV : Off.coefficients()) {
+      bool Whole = KV.second.forEachWhile(
+          [&](unsigned, int64_t X) { return X % Row == 0; });
+      if (!Whole)
+        return false;
+    }
+    std::optional<std::pair<unsigned, int64_t>> Bad;
+    Off.constants().forEachWhile([&](unsigned I, int64_t X) {
+      if (I < A.Active.size() && A.Active[I] && ((X % Row) + Row) % Row) {
+        Bad = std::make_pair(I, X);
+        return false;
+      }
+      return true;
+    });
+    if (!Bad || A.ActiveApprox)
+      return false;
+    Finding F;
+    F.Check = CheckKind::BankConflict;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+    std::ostringstream Msg;
+    Msg << "misaligned " << StringRef(A.Matrix).take_until([](char C) {
+      return C == '.';
+    }).str()
+        << " row: lane " << Bad->first % K.Trace.Geometry.warpSize()
+        << " gives byte " << Bad->second << " of '" << baseName(A)
+        << "', not a multiple of " << Row << " (" << A.Matrix
+        << " needs 16-byte aligned rows; the launch fails with a "
+           "misaligned address)";
+    F.Message = Msg.str();
+    if (!A.CallStack.empty())
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
+    F.Notes.push_back(blockShapeNote(K));
+    F.Weight = 64 * 32;
+    Sink.report(F);
+    return true;
+  }
 
   /// Warps of \p A left out by the enumeration's bound: said, not dropped.
   void reportCapped(const SharedAccess &A, uint64_t Combos) {
@@ -784,6 +841,8 @@ private:
     bool IsLoad = A.Kind == AccessKind::Load;
     std::ostringstream Msg;
     Msg << Degree << "-way bank conflict";
+    if (!A.Matrix.empty())
+      Msg << " in " << A.Matrix;
     if (V.Conditional)
       Msg << condition(V, Degree);
     Msg << ": lanes " << laneList(R.Worst.Lanes) << " "
