@@ -162,26 +162,36 @@ private:
   /// array's base is taken as 16-byte aligned, as the bank model takes it.
   /// Reports the first active lane whose row is not, when the unknowns of
   /// the address cannot change that; returns whether it reported.
-  bool reportMisalignedRow(const SharedAccess &A) {
+  static constexpr int64_t RowBytes = cuda::AsmMatrixAccess::RowBytes;
+  /// The first active thread of a matrix access whose row is misaligned,
+  /// and its byte offset; none when every row is aligned or the unknowns
+  /// could decide it.
+  static std::optional<std::pair<unsigned, int64_t>>
+  misalignedRow(const SharedAccess &A) {
     const LaneValue &Off = A.Address.Offset;
-    constexpr int64_t Row = cuda::AsmMatrixAccess::RowBytes;
-    if (!Off.isAffine())
-      return false;
+    if (A.Matrix.empty() || A.ActiveApprox || !Off.isAffine())
+      return std::nullopt;
     for (const auto &KV : Off.coefficients()) {
       bool Whole = KV.second.forEachWhile(
-          [&](unsigned, int64_t X) { return X % Row == 0; });
+          [&](unsigned, int64_t X) { return X % RowBytes == 0; });
       if (!Whole)
-        return false;
+        return std::nullopt;
     }
     std::optional<std::pair<unsigned, int64_t>> Bad;
     Off.constants().forEachWhile([&](unsigned I, int64_t X) {
-      if (I < A.Active.size() && A.Active[I] && ((X % Row) + Row) % Row) {
+      if (I < A.Active.size() && A.Active[I] && X % RowBytes) {
         Bad = std::make_pair(I, X);
         return false;
       }
       return true;
     });
-    if (!Bad || A.ActiveApprox)
+    return Bad;
+  }
+
+  bool reportMisalignedRow(const SharedAccess &A) {
+    constexpr int64_t Row = RowBytes;
+    std::optional<std::pair<unsigned, int64_t>> Bad = misalignedRow(A);
+    if (!Bad)
       return false;
     Finding F;
     F.Check = CheckKind::BankConflict;
@@ -768,7 +778,12 @@ private:
           Walked = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
         }
         const KernelTrace &T = Walked ? *Walked : WhatIf.paddedTrace(V, Pad);
-        if (keepsDegrees(T, V, Before) && globalSideNoWorse(K, T, V)) {
+        // A padding that leaves ldmatrix rows misaligned faults.
+        bool Faults = llvm::any_of(T.Accesses, [&](const SharedAccess &A) {
+          return A.Address.Base == V && misalignedRow(A);
+        });
+        if (!Faults && keepsDegrees(T, V, Before) &&
+            globalSideNoWorse(K, T, V)) {
           Result = Pad;
           break;
         }
