@@ -150,9 +150,8 @@ void KernelWalker::recordMatrix(const cuda::AsmMatrixAccess &M,
     if (I % G.warpSize() >= M.activeLanes())
       Active[I] = 0;
   QualType Row = Ctx.getVectorType(Ctx.UnsignedIntTy, 4, VectorKind::Generic);
-  if (std::optional<unsigned> I =
-          recordAccess(Operand, *P, M.Store ? AccessKind::Store : AccessKind::Load,
-                       Row))
+  AccessKind K = M.Store ? AccessKind::Store : AccessKind::Load;
+  if (std::optional<unsigned> I = recordAccess(Operand, *P, K, Row))
     T.Accesses[*I].Matrix = M.Mnemonic;
   Active = std::move(Saved);
 }
