@@ -11,7 +11,7 @@ __device__ void use(unsigned a, unsigned b, unsigned c, unsigned d);
 
 // 128-byte rows: the 8 rows of each matrix start in the same 4 banks.
 __global__ void x4Rows128() {
-  __shared__ __align__(16) unsigned short tile[64][64];
+  alignas(16) __shared__ unsigned short tile[64][64];
   unsigned lane = threadIdx.x % 32;
   unsigned a, b, c, d;
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -22,7 +22,7 @@ __global__ void x4Rows128() {
 }
 
 __global__ void x2Rows128() {
-  __shared__ __align__(16) unsigned short tile[64][64];
+  alignas(16) __shared__ unsigned short tile[64][64];
   unsigned lane = threadIdx.x % 32;
   unsigned a, b;
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
@@ -34,7 +34,7 @@ __global__ void x2Rows128() {
 
 // x1 reads lanes 0-7 only: what lanes 8-31 point at does not count.
 __global__ void x1Rows128() {
-  __shared__ __align__(16) unsigned short tile[64][64];
+  alignas(16) __shared__ unsigned short tile[64][64];
   unsigned lane = threadIdx.x % 32;
   unsigned a;
   unsigned addr = __cvta_generic_to_shared(&tile[lane][0]);
@@ -48,7 +48,7 @@ __global__ void x1Rows128() {
 // Negative: 144-byte rows (padded by 8 halves) spread the 8 rows over all
 // 32 banks.
 __global__ void x4Rows144() {
-  __shared__ __align__(16) unsigned short tile[64][72];
+  alignas(16) __shared__ unsigned short tile[64][72];
   unsigned lane = threadIdx.x % 32;
   unsigned a, b, c, d;
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -59,7 +59,7 @@ __global__ void x4Rows144() {
 
 // Negative: 128-byte rows with the 16-byte chunk XORed with row % 8.
 __global__ void x4Swizzled() {
-  __shared__ __align__(16) unsigned short tile[64][64];
+  alignas(16) __shared__ unsigned short tile[64][64];
   unsigned lane = threadIdx.x % 32;
   unsigned row = lane % 16, chunk = (lane / 16) ^ (row % 8);
   unsigned a, b, c, d;
@@ -71,7 +71,7 @@ __global__ void x4Swizzled() {
 
 // stmatrix (sm_90): the same rows, written.
 __global__ void stmatrixRows128(unsigned v) {
-  __shared__ __align__(16) unsigned short tile[64][64];
+  alignas(16) __shared__ unsigned short tile[64][64];
   unsigned lane = threadIdx.x % 32;
   asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};"
                :
@@ -82,7 +82,7 @@ __global__ void stmatrixRows128(unsigned v) {
 
 // Negative: stmatrix over padded rows.
 __global__ void stmatrixRows144(unsigned v) {
-  __shared__ __align__(16) unsigned short tile[64][72];
+  alignas(16) __shared__ unsigned short tile[64][72];
   unsigned lane = threadIdx.x % 32;
   asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};"
                :
@@ -92,7 +92,7 @@ __global__ void stmatrixRows144(unsigned v) {
 // Rows padded by 4 halves (136 bytes) are not 16-byte aligned: the launch
 // fails.
 __global__ void misaligned() {
-  __shared__ __align__(16) unsigned short tile[64][68];
+  alignas(16) __shared__ unsigned short tile[64][68];
   unsigned lane = threadIdx.x % 32;
   unsigned a;
   asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];"
@@ -113,8 +113,8 @@ __device__ void ldsm_x4(const unsigned short *p, unsigned &a, unsigned &b,
   // CHECK-MESSAGES: :[[@LINE-1]]:{{[0-9]+}}: warning: 8-way bank conflict in ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 0-7 {{.*}}(32 wavefronts instead of 4){{.*}} [shmem-bank-conflict]
 }
 __global__ void wrapper() {
-  __shared__ __align__(16) unsigned short tile[64][64];
-  __shared__ __align__(16) unsigned short padded[64][72];
+  alignas(16) __shared__ unsigned short tile[64][64];
+  alignas(16) __shared__ unsigned short padded[64][72];
   unsigned lane = threadIdx.x % 32;
   unsigned a, b, c, d;
   ldsm_x4(&tile[lane % 16][(lane / 16) * 8], a, b, c, d);
