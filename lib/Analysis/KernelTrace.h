@@ -179,6 +179,10 @@ struct SharedAccess {
   unsigned Seq = 0; ///< Program order within the walk.
   /// For element accesses to a shared array: the logical indexing.
   TileIndex Tile;
+  /// An inline-asm ldmatrix/stmatrix (its mnemonic; empty otherwise): a
+  /// 16-byte row per lane of the first 8 * N lanes, each row required to
+  /// be 16-byte aligned.
+  std::string Matrix;
   /// Dataflow with global memory (indices into KernelTrace::GlobalAccesses):
   /// for a store, the global loads whose value it stores; for a load, the
   /// global stores its value reaches.

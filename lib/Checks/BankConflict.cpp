@@ -19,6 +19,8 @@
 #include "FlatStride.h"
 #include "PatternSet.h"
 
+#include "Analysis/Program/CudaModel.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
@@ -109,9 +111,16 @@ public:
     std::map<const Expr *, WarpVerdict> Enumerated = enumerateUniforms();
     Degrees.assign(K.Trace.Accesses.size(), 0);
     WarpMemo Memo;
+    std::set<const Expr *> Misaligned;
     for (const SharedAccess &A : K.Trace.Accesses) {
       if (A.Kind == AccessKind::Atomic)
         continue;
+      // A misaligned row faults: its wavefronts mean nothing.
+      if (!A.Matrix.empty() &&
+          (Misaligned.count(A.E) || reportMisalignedRow(A))) {
+        Misaligned.insert(A.E);
+        continue;
+      }
       WarpVerdict V = worstWarp(A, K.Trace, &Memo);
       Degrees[&A - K.Trace.Accesses.data()] = V.Valid ? V.Result.degree() : 1;
       if (V.Capped)
@@ -147,6 +156,64 @@ private:
   const KernelContext &K;
   FindingSink &Sink;
   BankModel Model;
+
+  /// ldmatrix/stmatrix rows must start on 16 bytes (PTX ISA; a misaligned
+  /// row fails the launch with a misaligned-address error). The shared
+  /// array's base is taken as 16-byte aligned, as the bank model takes it.
+  /// Reports the first active lane whose row is not, when the unknowns of
+  /// the address cannot change that; returns whether it reported.
+  static constexpr int64_t RowBytes = cuda::AsmMatrixAccess::RowBytes;
+  /// The first active thread of a matrix access whose row is misaligned,
+  /// and its byte offset; none when every row is aligned or the unknowns
+  /// could decide it.
+  static std::optional<std::pair<unsigned, int64_t>>
+  misalignedRow(const SharedAccess &A) {
+    const LaneValue &Off = A.Address.Offset;
+    if (A.Matrix.empty() || A.ActiveApprox || !Off.isAffine())
+      return std::nullopt;
+    for (const auto &KV : Off.coefficients()) {
+      bool Whole = KV.second.forEachWhile(
+          [&](unsigned, int64_t X) { return X % RowBytes == 0; });
+      if (!Whole)
+        return std::nullopt;
+    }
+    std::optional<std::pair<unsigned, int64_t>> Bad;
+    Off.constants().forEachWhile([&](unsigned I, int64_t X) {
+      if (I < A.Active.size() && A.Active[I] && X % RowBytes) {
+        Bad = std::make_pair(I, X);
+        return false;
+      }
+      return true;
+    });
+    return Bad;
+  }
+
+  bool reportMisalignedRow(const SharedAccess &A) {
+    constexpr int64_t Row = RowBytes;
+    std::optional<std::pair<unsigned, int64_t>> Bad = misalignedRow(A);
+    if (!Bad)
+      return false;
+    Finding F;
+    F.Check = CheckKind::BankConflict;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+    std::ostringstream Msg;
+    Msg << "misaligned " << StringRef(A.Matrix).take_until([](char C) {
+      return C == '.';
+    }).str()
+        << " row: lane " << Bad->first % K.Trace.Geometry.warpSize()
+        << " gives byte " << Bad->second << " of '" << baseName(A)
+        << "', not a multiple of " << Row << " (" << A.Matrix
+        << " needs 16-byte aligned rows; the launch fails with a "
+           "misaligned address)";
+    F.Message = Msg.str();
+    if (!A.CallStack.empty())
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
+    F.Notes.push_back(blockShapeNote(K));
+    F.Weight = 64 * 32;
+    Sink.report(F);
+    return true;
+  }
 
   /// Warps of \p A left out by the enumeration's bound: said, not dropped.
   void reportCapped(const SharedAccess &A, uint64_t Combos) {
@@ -711,7 +778,12 @@ private:
           Walked = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
         }
         const KernelTrace &T = Walked ? *Walked : WhatIf.paddedTrace(V, Pad);
-        if (keepsDegrees(T, V, Before) && globalSideNoWorse(K, T, V)) {
+        // A padding that leaves ldmatrix rows misaligned faults.
+        bool Faults = llvm::any_of(T.Accesses, [&](const SharedAccess &A) {
+          return A.Address.Base == V && misalignedRow(A);
+        });
+        if (!Faults && keepsDegrees(T, V, Before) &&
+            globalSideNoWorse(K, T, V)) {
           Result = Pad;
           break;
         }
@@ -784,6 +856,8 @@ private:
     bool IsLoad = A.Kind == AccessKind::Load;
     std::ostringstream Msg;
     Msg << Degree << "-way bank conflict";
+    if (!A.Matrix.empty())
+      Msg << " in " << A.Matrix;
     if (V.Conditional)
       Msg << condition(V, Degree);
     Msg << ": lanes " << laneList(R.Worst.Lanes) << " "

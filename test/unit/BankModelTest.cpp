@@ -284,3 +284,40 @@ TEST(BankModel, OtherBankGeometries) {
 }
 
 } // namespace
+
+namespace {
+
+/// ldmatrix/stmatrix .xN as the walker records it: a 16-byte access by
+/// lanes 0 .. 8N-1, each the address of one row. The figures an H200 gave
+/// under ncu for one warp (docs/checks/shmem-bank-conflict.md): x4 over
+/// 128-byte rows 32 wavefronts against 4; 144-byte rows or the 16-byte
+/// chunk XORed with row % 8, 4; x1 over 128-byte rows 8 against 1.
+TEST(BankModel, LdmatrixFigures) {
+  auto X4 = [](int64_t RowBytes, bool Swizzle) {
+    return lanes([=](unsigned L) {
+      int64_t Row = L % 16, Chunk = L / 16;
+      if (Swizzle)
+        Chunk ^= Row % 8;
+      return Row * RowBytes + Chunk * 16;
+    });
+  };
+  BankResult R = load(X4(128, false), 16);
+  EXPECT_EQ(R.Wavefronts, 32u);
+  EXPECT_EQ(R.IdealWavefronts, 4u);
+  EXPECT_EQ(R.degree(), 8u);
+  R = load(X4(144, false), 16);
+  EXPECT_EQ(R.Wavefronts, 4u);
+  EXPECT_EQ(R.IdealWavefronts, 4u);
+  R = load(X4(128, true), 16);
+  EXPECT_EQ(R.Wavefronts, 4u);
+  R = store(X4(128, false), 16);
+  EXPECT_EQ(R.Wavefronts, 32u);
+  EXPECT_EQ(R.IdealWavefronts, 4u);
+  R = load(strided(128, 8), 16);
+  EXPECT_EQ(R.Wavefronts, 8u);
+  EXPECT_EQ(R.IdealWavefronts, 1u);
+  R = load(strided(144, 8), 16);
+  EXPECT_EQ(R.Wavefronts, 1u);
+}
+
+} // namespace

@@ -20,6 +20,52 @@ using namespace shmem;
 
 namespace {
 
+TEST(CudaModel, AsmMatrixAccesses) {
+  auto M = cuda::asmMatrixOf(
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->Mnemonic, "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  EXPECT_FALSE(M->Store);
+  EXPECT_EQ(M->Matrices, 4u);
+  EXPECT_EQ(M->activeLanes(), 32u);
+  EXPECT_FALSE(M->Trans);
+  EXPECT_TRUE(M->SharedSpace);
+  EXPECT_EQ(M->AddressOperand, 4u);
+  EXPECT_EQ(M->Displacement, 0);
+
+  M = cuda::asmMatrixOf(
+      "ldmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 {%0, %1}, [%2+32];");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->Matrices, 2u);
+  EXPECT_EQ(M->activeLanes(), 16u);
+  EXPECT_TRUE(M->Trans);
+  EXPECT_TRUE(M->SharedSpace);
+  EXPECT_EQ(M->AddressOperand, 2u);
+  EXPECT_EQ(M->Displacement, 32);
+
+  M = cuda::asmMatrixOf(
+      "stmatrix.sync.aligned.x1.m8n8.b16 [%0], {%1};");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(M->Store);
+  EXPECT_EQ(M->Matrices, 1u);
+  EXPECT_FALSE(M->SharedSpace); // A generic pointer operand.
+  EXPECT_EQ(M->AddressOperand, 0u);
+
+  // Not these: other shapes and element types, no address operand, other
+  // instructions.
+  EXPECT_FALSE(cuda::asmMatrixOf(
+      "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%0, %1}, [%2];"));
+  EXPECT_FALSE(cuda::asmMatrixOf(
+      "ldmatrix.sync.aligned.m8n8.shared.b16 {%0}, [%1];"));
+  EXPECT_FALSE(cuda::asmMatrixOf(
+      "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [smem];"));
+  EXPECT_FALSE(cuda::asmMatrixOf("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"));
+  EXPECT_FALSE(cuda::asmMatrixOf("bar.sync 0;"));
+
+  EXPECT_TRUE(cuda::isSharedAddressConversion("__cvta_generic_to_shared"));
+  EXPECT_FALSE(cuda::isSharedAddressConversion("__cvta_generic_to_global"));
+}
+
 TEST(CudaModel, AsmBarriers) {
   auto A = cuda::asmBarrierOf("bar.sync 0;");
   ASSERT_TRUE(A);

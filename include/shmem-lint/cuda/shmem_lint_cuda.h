@@ -144,6 +144,9 @@ __device__ int __syncthreads_or(int predicate);
 __device__ void __syncwarp(unsigned mask = 0xffffffffu);
 __device__ void __barrier_sync(unsigned id);
 __device__ void __threadfence(void);
+/* The shared-window address of a generic pointer (for inline asm such as
+ * ldmatrix). */
+__device__ size_t __cvta_generic_to_shared(const void *ptr);
 __device__ void __threadfence_block(void);
 __device__ unsigned __activemask(void);
 __device__ int __all_sync(unsigned mask, int predicate);

@@ -10,6 +10,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -157,6 +159,79 @@ std::optional<AsmBarrier> asmBarrierOf(StringRef T) {
 
 std::optional<AsmBarrier> asmBarrierOf(const GCCAsmStmt *Asm) {
   return asmBarrierOf(Asm->getAsmString());
+}
+
+std::optional<AsmMatrixAccess> asmMatrixOf(StringRef T) {
+  size_t At = std::min(T.find("ldmatrix."), T.find("stmatrix."));
+  if (At == StringRef::npos)
+    return std::nullopt;
+  AsmMatrixAccess M;
+  M.Store = T[At] == 's';
+  size_t End = T.find_first_of(";\n", At);
+  StringRef Ins = T.slice(At, End);
+  size_t Sp = Ins.find_first_of(" \t");
+  M.Mnemonic = Ins.take_front(Sp).str();
+  StringRef Operands = Sp == StringRef::npos ? "" : Ins.drop_front(Sp);
+  // The modifiers, in any order PTX allows.
+  llvm::SmallVector<StringRef, 8> Mods;
+  StringRef(M.Mnemonic).split(Mods, '.');
+  bool Shape = false, B16 = false;
+  bool Count = false;
+  for (StringRef Mod : llvm::drop_begin(Mods)) {
+    if (Mod == "m8n8")
+      Shape = true;
+    else if (Mod == "b16")
+      B16 = true;
+    else if (Mod == "trans")
+      M.Trans = true;
+    else if (Mod == "shared" || Mod == "shared::cta")
+      M.SharedSpace = true;
+    else if (Mod == "x1" || Mod == "x2" || Mod == "x4") {
+      M.Matrices = Mod[1] - '0';
+      Count = true;
+    }
+  }
+  // Other shapes (m16n16 of b8 elements, m8n16 ...) have other row sizes.
+  if (!Shape || !B16 || !Count)
+    return std::nullopt;
+  size_t Open = Operands.find("[%");
+  if (Open == StringRef::npos)
+    return std::nullopt;
+  StringRef Addr = Operands.drop_front(Open + 2);
+  Addr = Addr.take_until([](char C) { return C == ']'; });
+  StringRef Num = Addr.take_while([](char C) { return C >= '0' && C <= '9'; });
+  if (Num.empty() || Num.getAsInteger(10, M.AddressOperand))
+    return std::nullopt;
+  StringRef Rest = Addr.drop_front(Num.size()).trim();
+  if (!Rest.empty()) {
+    bool Neg = Rest.consume_front("-");
+    if (!Neg && !Rest.consume_front("+"))
+      return std::nullopt;
+    if (Rest.trim().getAsInteger(0, M.Displacement))
+      return std::nullopt;
+    if (Neg)
+      M.Displacement = -M.Displacement;
+  }
+  return M;
+}
+
+std::optional<std::pair<AsmMatrixAccess, const Expr *>>
+asmMatrixOf(const GCCAsmStmt *Asm) {
+  std::optional<AsmMatrixAccess> M = asmMatrixOf(Asm->getAsmString());
+  if (!M)
+    return std::nullopt;
+  unsigned Outs = Asm->getNumOutputs();
+  // The address is read, never written: an input operand.
+  if (M->AddressOperand < Outs ||
+      M->AddressOperand - Outs >= Asm->getNumInputs())
+    return std::nullopt;
+  return std::make_pair(*M, Asm->getInputExpr(M->AddressOperand - Outs));
+}
+
+bool isSharedAddressConversion(StringRef Name) {
+  return Name == "__cvta_generic_to_shared" ||
+         Name == "__nvvm_cvta_generic_to_shared" ||
+         Name == "__nv_cvta_generic_to_shared_impl";
 }
 
 std::optional<Collective> collectiveOf(StringRef Name) {

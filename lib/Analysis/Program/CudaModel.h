@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <utility>
 #include <string>
 
 namespace clang {
@@ -95,6 +96,39 @@ struct AsmBarrier {
 };
 std::optional<AsmBarrier> asmBarrierOf(llvm::StringRef AsmText);
 std::optional<AsmBarrier> asmBarrierOf(const clang::GCCAsmStmt *Asm);
+
+/// A warp-wide matrix load or store of shared memory written in inline asm:
+/// `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16 {..},
+/// [%N];` and `stmatrix...` (sm_90). Each of the first 8 * Matrices lanes
+/// gives the address of one 16-byte row; the hardware serves the rows like
+/// a 16-byte load or store of those lanes (8 lanes a phase).
+struct AsmMatrixAccess {
+  std::string Mnemonic;  ///< "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+  bool Store = false;    ///< stmatrix.
+  unsigned Matrices = 1; ///< N of .xN: 1, 2 or 4.
+  bool Trans = false;    ///< .trans: the same rows, transposed in registers.
+  /// The state space is .shared (the operand is a 32-bit shared address,
+  /// as __cvta_generic_to_shared gives); without it the operand is a
+  /// generic pointer.
+  bool SharedSpace = false;
+  /// The asm operand (%N, outputs first) that holds the row address.
+  unsigned AddressOperand = 0;
+  /// Bytes added in the text (`[%4+32]`).
+  int64_t Displacement = 0;
+  /// Bytes of one row; the rows' alignment the instruction requires.
+  static constexpr unsigned RowBytes = 16;
+  unsigned activeLanes() const { return 8 * Matrices; }
+};
+/// The first ldmatrix/stmatrix of \p AsmText, if it is one of the m8n8 .b16
+/// shapes above with a `[%N]` address.
+std::optional<AsmMatrixAccess> asmMatrixOf(llvm::StringRef AsmText);
+/// The same for \p Asm, and the expression of its address operand.
+std::optional<std::pair<AsmMatrixAccess, const clang::Expr *>>
+asmMatrixOf(const clang::GCCAsmStmt *Asm);
+
+/// Whether \p Name converts a generic pointer to a shared-window address
+/// (__cvta_generic_to_shared and the NVVM builtin behind it).
+bool isSharedAddressConversion(llvm::StringRef Name);
 
 /// The warp collectives: intrinsics that exchange values between the lanes
 /// of a warp. The `_sync` forms take a mask first; the CUDA guide requires

@@ -67,6 +67,16 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
   if (auto V = cooperativeGroupsValue(Call))
     return evalInt(*V);
 
+  // A shared-window address: unknown as an integer, but the pointer it
+  // came from is kept for the inline asm that takes it (ldmatrix).
+  if (cuda::isSharedAddressConversion(Name) && Call->getNumArgs() == 1) {
+    Value P = eval(Call->getArg(0));
+    Value Out = evalInt(unknown("shared address of a pointer"));
+    if (P.IsPointer && P.Ptr->isShared())
+      Out.SharedAddress = std::move(P.Ptr);
+    return Out;
+  }
+
   if (auto BC = cuda::barrierOf(Call)) {
     std::optional<BarrierKind> BK =
         BC->WarpLevel ? BarrierKind::Warp : BarrierKind::Block;

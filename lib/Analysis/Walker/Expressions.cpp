@@ -352,6 +352,7 @@ Value KernelWalker::evalCast(const CastExpr *CE, const Expr *Sub) {
   auto Carry = [&](LaneValue R) {
     Value Out = evalInt(std::move(R));
     Out.From = std::move(V.From);
+    Out.SharedAddress = std::move(V.SharedAddress);
     return Out;
   };
   if (To->isIntegralOrEnumerationType())

@@ -356,6 +356,10 @@ private:
                                        std::optional<LaneValue> Stored = {},
                                        const Origins &From = {});
 
+  /// Records the rows of an inline-asm ldmatrix/stmatrix whose address
+  /// operand is \p Operand: a 16-byte access by the lanes that give rows.
+  void recordMatrix(const cuda::AsmMatrixAccess &M, const Expr *Operand);
+
   /// Dataflow links between a store and the loads its value carries:
   /// global loads stored to shared memory, shared loads stored to global.
   void link(const Origins &From, unsigned StoreIndex, bool IntoShared);

@@ -129,6 +129,33 @@ KernelWalker::recordAccess(const Expr *E, const PointerValue &P, AccessKind K,
   return Index;
 }
 
+void KernelWalker::recordMatrix(const cuda::AsmMatrixAccess &M,
+                                const Expr *Operand) {
+  Value V = eval(Operand);
+  // With .shared the operand is a shared-window address (from
+  // __cvta_generic_to_shared); without, a generic pointer.
+  std::optional<PointerValue> P;
+  if (V.SharedAddress)
+    P = std::move(V.SharedAddress);
+  else if (V.IsPointer && V.Ptr->isShared() && !M.SharedSpace)
+    P = std::move(V.Ptr);
+  if (!P || !Recording)
+    return;
+  if (M.Displacement)
+    P->Offset = P->Offset + LaneValue::constant(N, M.Displacement);
+  // Only lanes 0 .. 8N-1 of each warp give a row address; the others'
+  // operands are ignored by the hardware.
+  std::vector<char> Saved = Active;
+  for (unsigned I = 0; I < N; ++I)
+    if (I % G.warpSize() >= M.activeLanes())
+      Active[I] = 0;
+  QualType Row = Ctx.getVectorType(Ctx.UnsignedIntTy, 4, VectorKind::Generic);
+  AccessKind K = M.Store ? AccessKind::Store : AccessKind::Load;
+  if (std::optional<unsigned> I = recordAccess(Operand, *P, K, Row))
+    T.Accesses[*I].Matrix = M.Mnemonic;
+  Active = std::move(Saved);
+}
+
 void KernelWalker::link(const Origins &From, unsigned StoreIndex,
                         bool IntoShared) {
   for (OriginId O : From) {

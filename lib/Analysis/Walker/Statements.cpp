@@ -123,6 +123,10 @@ void KernelWalker::walkStmt(const Stmt *S) {
     return;
   }
   if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    if (auto M = cuda::asmMatrixOf(A)) {
+      recordMatrix(M->first, M->second);
+      return;
+    }
     if (cuda::asmBarrierOf(A)) {
       // Recorded against the asm statement; the barrier check reads it
       // from its own CFG walk too.

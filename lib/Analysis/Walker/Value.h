@@ -70,6 +70,10 @@ struct Value {
   std::optional<PointerValue> Ptr;
   bool IsPointer = false;
   Origins From;
+  /// For an integer made by __cvta_generic_to_shared (and kept through
+  /// integer conversions): the shared pointer whose address it is, so that
+  /// an inline-asm ldmatrix operand can be read as an access.
+  std::optional<PointerValue> SharedAddress;
 
   Value() = default;
   /// Built in place: a default value and a move-assignment of its integer
