@@ -107,10 +107,12 @@ __global__ void misaligned() {
 __device__ void ldsm_x4(const unsigned short *p, unsigned &a, unsigned &b,
                         unsigned &c, unsigned &d) {
   unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  // Above the asm, not below it: the fix-it on 'tile' in the caller makes
+  // clang print every line from here to there, a comment below included.
+  // CHECK-MESSAGES: :[[@LINE+3]]:{{[0-9]+}}: warning: 8-way bank conflict in ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 0-7 {{.*}}(32 wavefronts instead of 4){{.*}} [shmem-bank-conflict]
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
                : "r"(addr));
-  // CHECK-MESSAGES: :[[@LINE-1]]:{{[0-9]+}}: warning: 8-way bank conflict in ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 0-7 {{.*}}(32 wavefronts instead of 4){{.*}} [shmem-bank-conflict]
 }
 __global__ void wrapper() {
   alignas(16) __shared__ unsigned short tile[64][64];
