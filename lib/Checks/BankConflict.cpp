@@ -160,8 +160,6 @@ private:
   /// ldmatrix/stmatrix rows must start on 16 bytes (PTX ISA; a misaligned
   /// row fails the launch with a misaligned-address error). The shared
   /// array's base is taken as 16-byte aligned, as the bank model takes it.
-  /// Reports the first active lane whose row is not, when the unknowns of
-  /// the address cannot change that; returns whether it reported.
   static constexpr int64_t RowBytes = cuda::AsmMatrixAccess::RowBytes;
   /// The first active thread of a matrix access whose row is misaligned,
   /// and its byte offset; none when every row is aligned or the unknowns
@@ -188,8 +186,9 @@ private:
     return Bad;
   }
 
+  /// Reports the first active lane whose row is misaligned, when the
+  /// unknowns of the address cannot change that; returns whether it did.
   bool reportMisalignedRow(const SharedAccess &A) {
-    constexpr int64_t Row = RowBytes;
     std::optional<std::pair<unsigned, int64_t>> Bad = misalignedRow(A);
     if (!Bad)
       return false;
@@ -203,8 +202,8 @@ private:
     }).str()
         << " row: lane " << Bad->first % K.Trace.Geometry.warpSize()
         << " gives byte " << Bad->second << " of '" << baseName(A)
-        << "', not a multiple of " << Row << " (" << A.Matrix
-        << " needs 16-byte aligned rows; the launch fails with a "
+        << "', not a multiple of " << RowBytes << " (" << A.Matrix
+        << " needs " << RowBytes << "-byte aligned rows; the launch fails with a "
            "misaligned address)";
     F.Message = Msg.str();
     if (!A.CallStack.empty())

@@ -141,9 +141,13 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
     ++FirstCheck;
   for (const FunctionDecl *K : Geometry.kernels()) {
     ++Stats.Kernels;
-    if (FirstCheck < NumCheckKinds)
-      for (const ShapeCommentProblem &P : Geometry.shapeCommentProblems(K)) {
-        const BlockShape Used = Geometry.shapesFor(K).front();
+    std::vector<ShapeCommentProblem> Problems =
+        FirstCheck < NumCheckKinds ? Geometry.shapeCommentProblems(K)
+                                   : std::vector<ShapeCommentProblem>();
+    if (!Problems.empty()) {
+      // The shape used instead: one for all of the kernel's comments.
+      const BlockShape Used = Geometry.shapesFor(K).front();
+      for (const ShapeCommentProblem &P : Problems) {
         Finding F;
         F.Check = CheckKind(FirstCheck);
         F.Loc = P.Loc;
@@ -155,6 +159,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
                                ")"});
         Sink.report(F);
       }
+    }
     // Every check needs a shared access or a barrier to say anything; a
     // kernel that reaches neither is not walked.
     bool Walk = Reach.reachesSharedOrBarrier(K);
