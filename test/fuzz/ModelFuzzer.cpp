@@ -231,11 +231,16 @@ public:
       Out.Model = LaneValue::apply(Op, L.Model, R.Model, Unsigned);
       if (Out.Model.kind() == LaneValue::Kind::NonAffine) {
         Out.Model = LaneValue::splitDivision(Op, L.Model, R.Model, Out.Model);
-        // splitDivision assumes the unknowns are non-negative.
-        if (Out.Model.kind() == LaneValue::Kind::Affine)
+        // splitDivision assumes the unknowns are non-negative and the
+        // dividend does not overflow: `(c * s) >> k` is `(c >> k) * s`
+        // only while c * s fits in 64 bits.
+        if (Out.Model.kind() == LaneValue::Kind::Affine) {
           for (SymbolId S : L.Model.symbols())
             if (NegativeSymbols.count(S))
               Out.Exact = false;
+          if (overflows(L.Model))
+            Out.Exact = false;
+        }
       }
     }
     for (unsigned T = 0; T < N; ++T) {
@@ -365,6 +370,22 @@ public:
   }
 
   std::set<SymbolId> NegativeSymbols;
+
+  /// Whether the affine \p V, evaluated without wrapping under Binding,
+  /// leaves the 64-bit range in some thread.
+  bool overflows(const LaneValue &V) const {
+    for (unsigned T = 0; T < V.size(); ++T) {
+      __int128 Sum = V.constants()[T];
+      for (const auto &KV : V.coefficients()) {
+        auto It = Binding.find(KV.first);
+        __int128 S = It == Binding.end() ? 0 : It->second;
+        Sum += __int128(KV.second[T]) * S;
+      }
+      if (Sum > INT64_MAX || Sum < INT64_MIN)
+        return true;
+    }
+    return false;
+  }
 
 private:
   FuzzedDataProvider &FDP;
