@@ -13,6 +13,7 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SparseBitVector.h"
 
 #include <deque>
@@ -58,34 +59,33 @@ struct EdgeEvent {
   LoopEvent Event;
 };
 
-/// A barrier-free path from the tag's source, with what it did to each
-/// loop. Loops it never touched are Rel0: the source is in them.
-struct Tag {
-  unsigned Source = 0;
-  std::vector<std::pair<unsigned, IterState>> Cross; // Sorted by loop.
+/// What a barrier-free path from a tag's source did to each loop it
+/// crossed, sorted by loop. Loops it never touched are Rel0: the source is
+/// in them.
+struct Crossing {
+  std::vector<std::pair<unsigned, IterState>> Loops;
 
-  bool operator<(const Tag &O) const {
-    return std::tie(Source, Cross) < std::tie(O.Source, O.Cross);
-  }
+  bool operator<(const Crossing &O) const { return Loops < O.Loops; }
   IterState get(unsigned Loop) const {
-    for (const auto &C : Cross)
+    for (const auto &C : Loops)
       if (C.first == Loop)
         return C.second;
     return IterState::Rel0;
   }
-  bool has(unsigned Loop) const {
-    for (const auto &C : Cross)
-      if (C.first == Loop)
-        return true;
-    return false;
+  void erase(unsigned Loop) {
+    for (auto It = Loops.begin(); It != Loops.end(); ++It)
+      if (It->first == Loop) {
+        Loops.erase(It);
+        return;
+      }
   }
   void set(unsigned Loop, IterState S) {
-    for (auto &C : Cross)
+    for (auto &C : Loops)
       if (C.first == Loop) {
         C.second = S;
         return;
       }
-    Cross.insert(std::upper_bound(Cross.begin(), Cross.end(),
+    Loops.insert(std::upper_bound(Loops.begin(), Loops.end(),
                                   std::make_pair(Loop, S),
                                   [](const auto &X, const auto &Y) {
                                     return X.first < Y.first;
@@ -103,7 +103,13 @@ struct Tag {
       }
       break;
     case LoopEvent::Exit:
-      set(E.Loop, IterState::Any);
+      // Outside the loop, its state says nothing more (the access reached
+      // is not in it, and re-entering starts afresh at Abs0) unless it
+      // becomes Last, which the caller sets after this: forgetting it
+      // keeps the tags of a kernel with many loops behind it (ggml's
+      // flash attention crosses dozens) from multiplying by each state of
+      // every loop passed through.
+      erase(E.Loop);
       break;
     case LoopEvent::Enter:
       // A fresh instance of the loop, also when the tag has been in an
@@ -117,6 +123,32 @@ struct Tag {
   }
 };
 
+/// Every crossing a flow met, once: a tag is then (source, crossing id), a
+/// 64-bit key (tag()), and what an edge does to a crossing is computed once
+/// per (crossing, edge) rather than per tag sent along it. Id 0 is the empty
+/// crossing, which the flow keeps as a plain bit instead.
+class CrossingTable {
+public:
+  CrossingTable() { intern(Crossing{}); }
+  unsigned intern(Crossing C) {
+    auto [It, New] = Ids.try_emplace(std::move(C), unsigned(Of.size()));
+    if (New)
+      Of.push_back(&It->first);
+    return It->second;
+  }
+  const Crossing &operator[](unsigned Id) const { return *Of[Id]; }
+
+private:
+  std::map<Crossing, unsigned> Ids;
+  std::vector<const Crossing *> Of;
+};
+
+uint64_t tag(unsigned Source, unsigned Crossing) {
+  return uint64_t(Source) << 32 | Crossing;
+}
+unsigned sourceOf(uint64_t Tag) { return unsigned(Tag >> 32); }
+unsigned crossingOf(uint64_t Tag) { return unsigned(Tag); }
+
 } // namespace
 
 struct BarrierIntervals::Graph {
@@ -126,6 +158,8 @@ struct BarrierIntervals::Graph {
     int Source = -1; ///< A branch source started on this edge.
     /// The false edge of this loop's condition (a global loop index).
     int CondExit = -1;
+    /// Numbered once the graph is built, for the transitions of crossings.
+    unsigned Id = 0;
   };
   struct Node {
     enum Kind { Segment, Barrier, Call } K = Segment;
@@ -151,6 +185,15 @@ struct BarrierIntervals::Graph {
   };
   std::vector<Context> Contexts;
   std::map<std::vector<const CallExpr *>, unsigned> ContextOf;
+
+  /// The crossings tags carry, and what each edge with loop events does
+  /// to them: (edge id, crossing) -> crossing, -1 when the edge stops it
+  /// (a loop condition known not to let it out).
+  CrossingTable Crossings;
+  llvm::DenseMap<uint64_t, int> Transitions;
+  const std::vector<LoopData> *LoopInfos = nullptr;
+  /// The crossing a tag with crossing \p C has after \p E, or -1.
+  int cross(const Edge &E, unsigned C);
 
   unsigned addNode(Node::Kind K) {
     Nodes.emplace_back();
@@ -189,45 +232,53 @@ struct BarrierIntervals::Graph {
   }
 };
 
-/// The tags that reach each node. A tag that crossed no loop edge is just
+/// The tags that reach each node. A tag whose crossing is empty is just
 /// its source: those are kept as one bit per source (sparse bit vectors:
-/// runs of 128 sources share one element), the others as Tag objects. In
+/// runs of 128 sources share one element), the others as tag() keys. In
 /// code with no barrier every source reaches every later node, and one
 /// std::set node per (node, source) made the flow the largest cost of a
 /// barrier-free kernel.
 struct BarrierIntervals::Flow {
   using Bits = llvm::SparseBitVector<>;
   std::vector<Bits> Plain;
-  std::vector<std::set<Tag>> In; ///< Tags that crossed a loop edge.
-  /// Tag{S, {}} for every source S, to point at.
-  std::vector<Tag> PlainTag;
-  /// Per node, built on first use: source -> tags of In.
-  std::vector<std::map<unsigned, std::vector<const Tag *>>> BySource;
+  std::vector<llvm::DenseSet<uint64_t>> In; ///< Tags with a crossing.
+  /// Per node, built on first use: In sorted by source, then crossing.
+  std::vector<std::vector<uint64_t>> Sorted;
   std::vector<bool> Indexed;
   /// Per node, built on first use: the branch sources among its tags. Every
   /// pair of sites at a node asked for them, and copying the node's sparse
   /// bit vector allocated one list element per 128 sources each time.
   std::vector<std::unique_ptr<Bits>> BranchAt;
 
-  const std::map<unsigned, std::vector<const Tag *>> &crossed(unsigned Node) {
+  const std::vector<uint64_t> &crossed(unsigned Node,
+                                       const CrossingTable &Crossings) {
     if (!Indexed[Node]) {
-      for (const Tag &T : In[Node])
-        BySource[Node][T.Source].push_back(&T);
+      std::vector<uint64_t> &V = Sorted[Node];
+      V.assign(In[Node].begin(), In[Node].end());
+      std::sort(V.begin(), V.end(), [&](uint64_t X, uint64_t Y) {
+        if (sourceOf(X) != sourceOf(Y))
+          return sourceOf(X) < sourceOf(Y);
+        return Crossings[crossingOf(X)] < Crossings[crossingOf(Y)];
+      });
       Indexed[Node] = true;
     }
-    return BySource[Node];
+    return Sorted[Node];
   }
 
-  /// The tags of source \p S at \p Node, in Tag order (the plain one, with
-  /// no crossing, first).
-  void tagsOf(unsigned Node, unsigned S, std::vector<const Tag *> &Out) {
+  /// The crossings of source \p S's tags at \p Node, in crossing order
+  /// (the empty one, of the plain tag, first).
+  void tagsOf(unsigned Node, unsigned S, const CrossingTable &Crossings,
+              std::vector<unsigned> &Out) {
     Out.clear();
     if (Plain[Node].test(S))
-      Out.push_back(&PlainTag[S]);
-    const auto &C = crossed(Node);
-    auto It = C.find(S);
-    if (It != C.end())
-      Out.insert(Out.end(), It->second.begin(), It->second.end());
+      Out.push_back(0);
+    const std::vector<uint64_t> &C = crossed(Node, Crossings);
+    for (auto It = std::lower_bound(C.begin(), C.end(), tag(S, 0),
+                                    [](uint64_t X, uint64_t Key) {
+                                      return sourceOf(X) < sourceOf(Key);
+                                    });
+         It != C.end() && sourceOf(*It) == S; ++It)
+      Out.push_back(crossingOf(*It));
   }
 };
 
@@ -539,6 +590,12 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
     G->Nodes[Exit].Succs.push_back(Graph::Edge{After, {}, -1});
   }
 
+  unsigned EdgeId = 0;
+  for (Graph::Node &N : G->Nodes)
+    for (Graph::Edge &E : N.Succs)
+      E.Id = EdgeId++;
+  G->LoopInfos = &Loops;
+
   // Barrier-free regions: the nodes that edges join once block barriers
   // are taken out. A tag only travels inside one, and the two sides of a
   // branch are in the region of the branch, so sites of two regions are
@@ -568,6 +625,42 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       S.Region = Find(unsigned(S.Node));
 }
 
+int BarrierIntervals::Graph::cross(const Edge &E, unsigned C) {
+  if (E.Events.empty())
+    return int(C);
+  auto [It, New] = Transitions.try_emplace(uint64_t(E.Id) << 32 | C, -1);
+  if (!New)
+    return It->second;
+  Crossing X = Crossings[C];
+  bool Last = false;
+  if (E.CondExit >= 0) {
+    // Leaving through the condition at test k after entering (Abs0, Abs1),
+    // or one back edge after the source (Rel1): see LoopInfo.
+    const LoopInfo &LI = (*LoopInfos)[E.CondExit].Info;
+    switch (X.get(unsigned(E.CondExit))) {
+    case IterState::Abs0:
+      if (LI.FirstTestHolds)
+        return -1;
+      break;
+    case IterState::Abs1:
+      if (LI.Trips >= 0 && LI.Trips != 1)
+        return -1;
+      break;
+    case IterState::Rel1:
+      Last = LI.Trips >= 1;
+      break;
+    default:
+      break;
+    }
+  }
+  for (const EdgeEvent &Ev : E.Events)
+    X.apply(Ev);
+  if (Last)
+    X.set(unsigned(E.CondExit), IterState::Last);
+  It->second = int(Crossings.intern(std::move(X)));
+  return It->second;
+}
+
 BarrierIntervals::Flow &
 BarrierIntervals::flow(const std::vector<bool> &Counting) {
   if (&Counting == &NoWarpBarriers && NoWarpFlow)
@@ -579,11 +672,9 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
   unsigned NN = G->Nodes.size();
   F->Plain.resize(NN);
   F->In.resize(NN);
-  F->BySource.resize(NN);
+  F->Sorted.resize(NN);
   F->Indexed.assign(NN, false);
   F->BranchAt.resize(NN);
-  for (unsigned S = 0; S < G->SourceBranch.size(); ++S)
-    F->PlainTag.push_back(Tag{S, {}});
   auto Stops = [&](const Graph::Node &N) {
     if (N.K != Graph::Node::Barrier)
       return false;
@@ -598,7 +689,7 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
   std::deque<unsigned> Work;
   std::vector<bool> Queued(NN, true), Started(NN, false);
   std::vector<Flow::Bits> FreshPlain(NN);
-  std::vector<std::vector<Tag>> Fresh(NN);
+  std::vector<std::vector<uint64_t>> Fresh(NN);
   // Nodes first in reverse post-order, so that in code without loops each
   // node runs once, after all its predecessors (node numbers follow the
   // CFG's block numbers, which run backwards: a FIFO over them moved tags
@@ -612,8 +703,8 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     const Graph::Node &Node = G->Nodes[N];
     Flow::Bits OutPlain;
     std::swap(OutPlain, FreshPlain[N]);
-    std::vector<Tag> Out = std::move(Fresh[N]);
-    Fresh[N].clear();
+    std::vector<uint64_t> Out;
+    std::swap(Out, Fresh[N]);
     if (Stops(Node))
       continue;
     bool First = !Started[N];
@@ -622,38 +713,22 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
       OutPlain.set(unsigned(Node.Source));
     for (const Graph::Edge &E : Node.Succs) {
       bool Changed = false;
-      auto Send = [&](Tag Tg) {
-        bool Last = false;
-        if (E.CondExit >= 0) {
-          // Leaving through the condition at test k after entering (Abs0,
-          // Abs1), or one back edge after the source (Rel1): see
-          // LoopInfo.
-          const LoopInfo &LI = Loops[E.CondExit].Info;
-          switch (Tg.get(unsigned(E.CondExit))) {
-          case IterState::Abs0:
-            if (LI.FirstTestHolds)
-              return;
-            break;
-          case IterState::Abs1:
-            if (LI.Trips >= 0 && LI.Trips != 1)
-              return;
-            break;
-          case IterState::Rel1:
-            Last = LI.Trips >= 1;
-            break;
-          default:
-            break;
-          }
+      auto Send = [&](unsigned S, unsigned C) {
+        int To = G->cross(E, C);
+        if (To < 0)
+          return;
+        if (To == 0) {
+          // Back to no crossing (it left every loop it entered): a plain
+          // tag, as if it had crossed nothing.
+          if (!F->Plain[E.To].test_and_set(S))
+            return;
+          FreshPlain[E.To].set(S);
+        } else {
+          if (!F->In[E.To].insert(tag(S, unsigned(To))).second)
+            return;
+          Fresh[E.To].push_back(tag(S, unsigned(To)));
         }
-        for (const EdgeEvent &Ev : E.Events)
-          Tg.apply(Ev);
-        if (Last)
-          Tg.set(unsigned(E.CondExit), IterState::Last);
-        auto [It, New] = F->In[E.To].insert(std::move(Tg));
-        if (New) {
-          Fresh[E.To].push_back(*It);
-          Changed = true;
-        }
+        Changed = true;
       };
       const Flow::Bits *Plain = &OutPlain;
       Flow::Bits WithEdge;
@@ -673,10 +748,10 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
         }
       } else {
         for (unsigned S : *Plain)
-          Send(Tag{S, {}});
+          Send(S, 0);
       }
-      for (const Tag &Tg : Out)
-        Send(Tg);
+      for (uint64_t Tg : Out)
+        Send(sourceOf(Tg), crossingOf(Tg));
       if (Changed && !Queued[E.To]) {
         Queued[E.To] = true;
         Work.push_back(E.To);
@@ -718,7 +793,8 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   All.erase(std::unique(All.begin(), All.end()), All.end());
 
   std::set<std::pair<std::vector<std::tuple<unsigned, int, int>>, int>> Seen;
-  auto Add = [&](const Tag *TA, const Tag *TB, Concurrency::Ordering O) {
+  auto Add = [&](const Crossing *TA, const Crossing *TB,
+                 Concurrency::Ordering O) {
     Concurrency C;
     C.Order = O;
     std::vector<std::tuple<unsigned, int, int>> Key;
@@ -754,16 +830,17 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
 
   if (NA == NB)
     Add(nullptr, nullptr, Concurrency::Unordered);
-  std::vector<const Tag *> TagsA, TagsB;
+  const CrossingTable &X = G->Crossings;
+  std::vector<unsigned> TagsA, TagsB;
   if (G->Nodes[NA].Source >= 0) {
-    F.tagsOf(NB, G->Nodes[NA].Source, TagsB);
-    for (const Tag *Tg : TagsB)
-      Add(nullptr, Tg, Concurrency::AThenB);
+    F.tagsOf(NB, G->Nodes[NA].Source, X, TagsB);
+    for (unsigned C : TagsB)
+      Add(nullptr, &X[C], Concurrency::AThenB);
   }
   if (G->Nodes[NB].Source >= 0) {
-    F.tagsOf(NA, G->Nodes[NB].Source, TagsA);
-    for (const Tag *Tg : TagsA)
-      Add(Tg, nullptr, Concurrency::BThenA);
+    F.tagsOf(NA, G->Nodes[NB].Source, X, TagsA);
+    for (unsigned C : TagsA)
+      Add(&X[C], nullptr, Concurrency::BThenA);
   }
   // Two sides of one branch that splits threads. The other sides of A's
   // branch are looked up in B's tags (the scan of every pair of tags was
@@ -785,22 +862,22 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   if (!BranchAtA) {
     BranchAtA = std::make_unique<Flow::Bits>(F.Plain[NA]);
     *BranchAtA &= BranchSources;
-    for (const auto &KV : F.crossed(NA))
-      if (G->SourceBranch[KV.first] >= 0)
-        BranchAtA->set(KV.first);
+    for (uint64_t Tg : F.crossed(NA, X))
+      if (G->SourceBranch[sourceOf(Tg)] >= 0)
+        BranchAtA->set(sourceOf(Tg));
   }
   for (unsigned SA : *BranchAtA) {
     if (OneAnswer && Found)
       break;
     int XA = G->SourceBranch[SA];
-    F.tagsOf(NA, SA, TagsA);
+    F.tagsOf(NA, SA, X, TagsA);
     for (unsigned SB : SourcesOfBranch[XA]) {
       if (G->SourceSide[SB] == G->SourceSide[SA])
         continue;
-      F.tagsOf(NB, SB, TagsB);
-      for (const Tag *TA : TagsA)
-        for (const Tag *TB : TagsB) {
-          Add(TA, TB, Concurrency::Unordered);
+      F.tagsOf(NB, SB, X, TagsB);
+      for (unsigned CA : TagsA)
+        for (unsigned CB : TagsB) {
+          Add(&X[CA], &X[CB], Concurrency::Unordered);
           Found = true;
         }
       if (OneAnswer && Found)
