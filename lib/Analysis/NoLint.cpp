@@ -118,8 +118,7 @@ bool noLintRegionCovers(const NoLintRegion &R, unsigned Line,
   return noLintCovers("NOLINT" + R.Checks, "NOLINT", Check);
 }
 
-bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
-                  llvm::StringRef Check) {
+bool NoLintIndex::suppressed(clang::SourceLocation Loc, llvm::StringRef Check) {
   if (Loc.isInvalid())
     return false;
   clang::SourceLocation L = SM.getFileLoc(Loc);
@@ -129,11 +128,14 @@ bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
     return true;
   if (Line > 1 && noLintCovers(lineAt(SM, F, Line - 1), "NOLINTNEXTLINE", Check))
     return true;
-  bool Invalid = false;
-  llvm::StringRef Buf = SM.getBufferData(F, &Invalid);
-  if (Invalid || Buf.find("NOLINTBEGIN") == llvm::StringRef::npos)
-    return false;
-  for (const NoLintRegion &R : noLintRegions(Buf))
+  auto [It, New] = Regions.try_emplace(F);
+  if (New) {
+    bool Invalid = false;
+    llvm::StringRef Buf = SM.getBufferData(F, &Invalid);
+    if (!Invalid)
+      It->second = noLintRegions(Buf);
+  }
+  for (const NoLintRegion &R : It->second)
     if (noLintRegionCovers(R, Line, Check))
       return true;
   return false;

@@ -47,7 +47,7 @@ enum class Pass { Host, Device, All };
 class PluginSink : public FindingSink {
 public:
   PluginSink(ASTContext &Ctx, std::bitset<NumCheckKinds> Errors)
-      : Ctx(Ctx), Errors(Errors) {
+      : Ctx(Ctx), NoLint(Ctx.getSourceManager()), Errors(Errors) {
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0 [%1]");
     // werror=: an error from the start, marked as clang-tidy marks a
@@ -63,7 +63,7 @@ public:
   void report(const Finding &F) override {
     StringRef Check = checkName(F.Check);
     // runChecks has reported each location once already (OncePerLocation).
-    if (isSuppressed(Ctx.getSourceManager(), F.Loc, Check))
+    if (NoLint.suppressed(F.Loc, Check))
       return;
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     {
@@ -80,7 +80,7 @@ public:
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     if (G.Check) {
       StringRef Check = checkName(*G.Check);
-      if (isSuppressed(Ctx.getSourceManager(), G.Loc, Check))
+      if (NoLint.suppressed(G.Loc, Check))
         return;
       D.Report(G.Loc, GapID) << G.message() << Check;
     } else {
@@ -92,6 +92,7 @@ public:
 
 private:
   ASTContext &Ctx;
+  NoLintIndex NoLint;
   std::bitset<NumCheckKinds> Errors;
   unsigned WarnID, ErrorID, NoteID, GapID, AllGapID;
 };

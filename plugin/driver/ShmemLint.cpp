@@ -53,7 +53,7 @@ class DriverSink : public FindingSink {
 public:
   DriverSink(const SourceManager &SM, std::vector<ReportedFinding> &Out,
              std::vector<ReportedGap> &Gaps, std::set<std::string> &Seen)
-      : SM(SM), Out(Out), Gaps(Gaps), Seen(Seen) {}
+      : SM(SM), NoLint(SM), Out(Out), Gaps(Gaps), Seen(Seen) {}
 
   ReportedLocation resolve(SourceLocation L) {
     ReportedLocation R;
@@ -73,7 +73,7 @@ public:
     StringRef Check = checkName(F.Check);
     if (F.Loc.isInvalid() || SM.isInSystemHeader(SM.getFileLoc(F.Loc)))
       return;
-    if (isSuppressed(SM, F.Loc, Check))
+    if (NoLint.suppressed(F.Loc, Check))
       return;
     ReportedFinding R;
     R.Check = Check.str();
@@ -118,7 +118,7 @@ public:
     if (G.Loc.isValid() && SM.isInSystemHeader(SM.getFileLoc(G.Loc)))
       return;
     std::string Check = G.Check ? checkName(*G.Check).str() : "";
-    if (!Check.empty() && isSuppressed(SM, G.Loc, Check))
+    if (!Check.empty() && NoLint.suppressed(G.Loc, Check))
       return;
     ReportedGap R;
     R.Check = Check;
@@ -134,6 +134,7 @@ public:
 
 private:
   const SourceManager &SM;
+  NoLintIndex NoLint;
   std::vector<ReportedFinding> &Out;
   std::vector<ReportedGap> &Gaps;
   std::set<std::string> &Seen;
