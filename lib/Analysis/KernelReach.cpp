@@ -11,6 +11,10 @@
 // (calleeDefinition()), lambda bodies where they are written, and the
 // default arguments and member initializers the walk evaluates.
 //
+// KernelReach::readsThreadIdxYZ(): the same scan, for a read of threadIdx.y
+// or threadIdx.z (the property, its getter or the NVVM register): the
+// block shape a kernel is analysed with depends on it (LaunchGeometry).
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelTrace.h"
@@ -29,15 +33,38 @@ namespace shmem {
 
 namespace {
 
+/// Whether \p Name (a getter or an NVVM register) reads threadIdx.y or .z.
+bool isThreadIdxYZGetter(StringRef Name, const FunctionDecl *F) {
+  if (Name == "__nvvm_read_ptx_sreg_tid_y" ||
+      Name == "__nvvm_read_ptx_sreg_tid_z")
+    return true;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(F);
+  return MD && MD->getParent() &&
+         MD->getParent()->getName() == "__cuda_builtin_threadIdx_t" &&
+         (Name == "__fetch_builtin_y" || Name == "__fetch_builtin_z");
+}
+
 /// Scans one function's body (and a constructor's member initializers)
-/// without entering the functions it names: those are listed. Stops at the
-/// first shared variable, barrier or inline assembly.
+/// without entering the functions it names: those are listed. Notes a
+/// shared variable, barrier or inline assembly (Direct) and a read of
+/// threadIdx.y or .z.
 class BodyScan : public RecursiveASTVisitor<BodyScan> {
 public:
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool Direct = false;
+  bool ThreadYZ = false;
   std::vector<const FunctionDecl *> Named;
+
+  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(E->getBaseExpr()->IgnoreParenImpCasts());
+    StringRef P = E->getPropertyDecl()->getName();
+    if (Base && Base->getDecl()->getName() == "threadIdx" &&
+        (P == "y" || P == "z"))
+      ThreadYZ = true;
+    return true;
+  }
 
   void run(const FunctionDecl *F) {
     TraverseStmt(F->getBody());
@@ -52,11 +79,13 @@ public:
     return referenced(E->getMemberDecl());
   }
   bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && F->getDeclName().isIdentifier() &&
+        isThreadIdxYZGetter(F->getName(), F))
+      ThreadYZ = true;
     // A collective is synchronisation the barrier check looks at, even in a
     // kernel with no shared memory.
-    if (found(cuda::barrierOf(C).has_value() ||
-              cuda::collectiveOf(C).has_value()))
-      return false;
+    found(cuda::barrierOf(C).has_value() || cuda::collectiveOf(C).has_value());
     // What the call reaches (a lambda's or functor's operator() too),
     // followed or not: the scan over-approximates the walk.
     if (const FunctionDecl *Def = calleeDefinition(C))
@@ -67,7 +96,10 @@ public:
     name(E->getConstructor());
     return true;
   }
-  bool VisitAsmStmt(AsmStmt *) { return !found(true); }
+  bool VisitAsmStmt(AsmStmt *) {
+    found(true);
+    return true;
+  }
   // Not children in the AST, but the walk evaluates them.
   bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
     return TraverseStmt(E->getExpr());
@@ -77,10 +109,10 @@ public:
   }
 
 private:
-  /// A shared variable ends the scan; a function is listed.
+  /// A shared variable is noted; a function is listed.
   bool referenced(const ValueDecl *D) {
     if (const auto *V = dyn_cast<VarDecl>(D))
-      return !found(V->hasAttr<CUDASharedAttr>());
+      found(V->hasAttr<CUDASharedAttr>());
     if (const auto *F = dyn_cast<FunctionDecl>(D))
       name(F);
     return true;
@@ -104,10 +136,34 @@ const KernelReach::Summary &KernelReach::summary(const FunctionDecl *Def) {
     BodyScan S;
     S.run(Def);
     It->second.Direct = S.Direct;
-    if (!S.Direct)
-      It->second.Named = std::move(S.Named);
+    It->second.ThreadYZ = S.ThreadYZ;
+    It->second.Named = std::move(S.Named);
   }
   return It->second;
+}
+
+bool KernelReach::anyReached(const FunctionDecl *Def,
+                             bool Summary::*Holds) {
+  // Depth-first over the functions named, each body scanned once per
+  // translation unit.
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen{Def};
+  llvm::SmallVector<const FunctionDecl *, 32> Work{Def};
+  while (!Work.empty()) {
+    const Summary &S = summary(Work.pop_back_val());
+    if (S.*Holds)
+      return true;
+    for (const FunctionDecl *F : S.Named)
+      if (Seen.insert(F).second)
+        Work.push_back(F);
+  }
+  return false;
+}
+
+bool KernelReach::readsThreadIdxYZ(const FunctionDecl *Kernel) {
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel || !Kernel->hasBody(Def) || !Def)
+    return false;
+  return anyReached(Def, &Summary::ThreadYZ);
 }
 
 bool KernelReach::reachesSharedOrBarrier(const FunctionDecl *Kernel) {
@@ -123,19 +179,7 @@ bool KernelReach::reachesSharedOrBarrier(const FunctionDecl *Kernel) {
         for (const Decl *D : DS->decls())
           if (D->hasAttr<CUDASharedAttr>())
             return true;
-  // Depth-first over the functions named, each body scanned once per
-  // translation unit.
-  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen{Def};
-  llvm::SmallVector<const FunctionDecl *, 32> Work{Def};
-  while (!Work.empty()) {
-    const Summary &S = summary(Work.pop_back_val());
-    if (S.Direct)
-      return true;
-    for (const FunctionDecl *F : S.Named)
-      if (Seen.insert(F).second)
-        Work.push_back(F);
-  }
-  return false;
+  return anyReached(Def, &Summary::Direct);
 }
 
 } // namespace shmem

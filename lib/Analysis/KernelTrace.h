@@ -383,18 +383,22 @@ unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
 class KernelReach {
 public:
   bool reachesSharedOrBarrier(const clang::FunctionDecl *Kernel);
+  /// Whether the kernel's code, or any it names, reads threadIdx.y or .z.
+  bool readsThreadIdxYZ(const clang::FunctionDecl *Kernel);
 
 private:
-  /// One function's body on its own: whether it holds any of the above
-  /// itself, and the function definitions it names (not needed once it
-  /// does).
+  /// One function's body on its own: whether it holds a shared variable,
+  /// barrier, collective or asm itself (Direct), whether it reads
+  /// threadIdx.y or .z, and the function definitions it names.
   struct Summary {
     bool Direct = false;
+    bool ThreadYZ = false;
     std::vector<const clang::FunctionDecl *> Named;
   };
   std::unordered_map<const clang::FunctionDecl *, Summary> Summaries;
 
   const Summary &summary(const clang::FunctionDecl *Def);
+  bool anyReached(const clang::FunctionDecl *Def, bool Summary::*Holds);
 };
 
 } // namespace shmem

@@ -1,6 +1,7 @@
 //===- LaunchGeometry.cpp - Block shapes a kernel runs with ---------------===//
 
 #include "LaunchGeometry.h"
+#include "KernelTrace.h"
 
 #include "ExprUtil.h"
 
@@ -220,8 +221,9 @@ private:
 };
 } // namespace
 
-LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts)
-    : Ctx(Ctx), Opts(Opts) {
+LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts,
+                               KernelReach *Reach)
+    : Ctx(Ctx), Opts(Opts), Reach(Reach) {
   Collector C(Ctx);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   C.resolvePointerLaunches();
@@ -377,8 +379,24 @@ LaunchGeometry::shapesFor(const FunctionDecl *Kernel) const {
   }
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (auto V = constInt(LB->getMaxThreads(), Ctx))
-      if (*V > 0 && *V <= int64_t(ThreadGeometry::MaxThreadsPerBlock))
-        return {BlockShape{Dim3{unsigned(*V), 1, 1}, "__launch_bounds__", false}};
+      if (*V > 0 && *V <= int64_t(ThreadGeometry::MaxThreadsPerBlock)) {
+        unsigned N = unsigned(*V), W = Opts.WarpSize;
+        // The bound is a thread count, not a shape. A kernel that reads
+        // threadIdx.y (or .z) was not written for N x 1 x 1, where those
+        // are 0 in every thread and the code that uses them means
+        // nothing: it is analysed in rows of one warp, the usual split
+        // (ggml's flash attention, mmq and mmf launch dim3(warp_size,
+        // nwarps) from a wrapper no launch-site rule can follow, and
+        // N x 1 x 1 made their warps' rows collide).
+        if (Reach && W && N > W && N % W == 0 &&
+            Reach->readsThreadIdxYZ(Kernel))
+          return {BlockShape{Dim3{W, N / W, 1},
+                             "__launch_bounds__(" + std::to_string(N) +
+                                 ") in rows of one warp: the kernel reads "
+                                 "threadIdx.y or .z",
+                             false}};
+        return {BlockShape{Dim3{N, 1, 1}, "__launch_bounds__", false}};
+      }
   if (Opts.BlockDim)
     return {BlockShape{*Opts.BlockDim, "BlockDim option", false}};
   return {BlockShape{Opts.DefaultBlockDim, "assumed", true}};

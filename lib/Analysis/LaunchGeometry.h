@@ -21,6 +21,8 @@
 
 namespace shmem {
 
+class KernelReach;
+
 struct BlockShape {
   Dim3 Block;
   std::string Source; ///< "annotation", "launch at line 40", ...
@@ -48,8 +50,11 @@ struct ShapeCommentProblem {
 
 class LaunchGeometry {
 public:
-  /// Scan the translation unit for launch sites once.
-  LaunchGeometry(clang::ASTContext &Ctx, const AnalysisOptions &Opts);
+  /// Scan the translation unit for launch sites once. \p Reach, when
+  /// given, says which kernels read threadIdx.y or .z, which decides how a
+  /// `__launch_bounds__` thread count is split into a shape.
+  LaunchGeometry(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
+                 KernelReach *Reach = nullptr);
 
   /// The shapes to analyse \p Kernel with (never empty).
   std::vector<BlockShape> shapesFor(const clang::FunctionDecl *Kernel) const;
@@ -69,6 +74,7 @@ public:
 private:
   clang::ASTContext &Ctx;
   const AnalysisOptions &Opts;
+  KernelReach *Reach;
   std::vector<const clang::FunctionDecl *> Kernels;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<BlockShape>> Launches;
 

@@ -130,8 +130,8 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
   OncePerLocation Sink;
   if (!Ctx.getLangOpts().CUDA)
     return Stats;
-  LaunchGeometry Geometry(Ctx, Opts);
   KernelReach Reach;
+  LaunchGeometry Geometry(Ctx, Opts, &Reach);
   ProgramCFGs Graphs(Ctx);
   // Said by the first enabled check, as the walk's own gaps are in the
   // clang-tidy module: every check reads the shape, and a front end needs a
