@@ -314,6 +314,9 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
     holdGroup(P, Group);
   Inlining.push_back(Def);
   CallStack.push_back(Call);
+  StackIds.push_back(
+      StackIdOf.try_emplace({StackIds.back(), Call}, StackIdOf.size() + 1)
+          .first->second);
   if (Method)
     ThisStack.push_back(std::move(This));
   Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
@@ -325,6 +328,7 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
   if (Method)
     ThisStack.pop_back();
   CallStack.pop_back();
+  StackIds.pop_back();
   Inlining.pop_back();
   CallerEnvs.pop_back();
   if (Lambda)

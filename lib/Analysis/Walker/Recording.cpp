@@ -52,7 +52,11 @@ void KernelWalker::noteBranch(const Stmt *S, const LaneValue &Cond) {
 }
 
 void KernelWalker::noteOutcomes(const Stmt *S, const LaneValue &Cond) {
-  KernelTrace::BranchOutcomes &O = T.Branches[S][CallStack];
+  // std::map nodes stay where they are: the pointer is kept.
+  KernelTrace::BranchOutcomes *&At = BranchOutcomesAt[{S, StackIds.back()}];
+  if (!At)
+    At = &T.Branches[S][CallStack];
+  KernelTrace::BranchOutcomes &O = *At;
   if (ActiveApprox || InexactBranches)
     O.Exact = false;
   if (O.TakenTrue && O.TakenFalse)
