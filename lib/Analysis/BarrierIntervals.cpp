@@ -191,9 +191,9 @@ struct BarrierIntervals::Graph {
   /// (a loop condition known not to let it out).
   CrossingTable Crossings;
   llvm::DenseMap<uint64_t, int> Transitions;
-  const std::vector<LoopData> *LoopInfos = nullptr;
-  /// The crossing a tag with crossing \p C has after \p E, or -1.
-  int cross(const Edge &E, unsigned C);
+  /// The crossing a tag with crossing \p C has after \p E, or -1; \p Loops
+  /// says what the walker knows of each loop's condition.
+  int cross(const Edge &E, unsigned C, const std::vector<LoopData> &Loops);
 
   unsigned addNode(Node::Kind K) {
     Nodes.emplace_back();
@@ -594,7 +594,6 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
   for (Graph::Node &N : G->Nodes)
     for (Graph::Edge &E : N.Succs)
       E.Id = EdgeId++;
-  G->LoopInfos = &Loops;
 
   // Barrier-free regions: the nodes that edges join once block barriers
   // are taken out. A tag only travels inside one, and the two sides of a
@@ -625,7 +624,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       S.Region = Find(unsigned(S.Node));
 }
 
-int BarrierIntervals::Graph::cross(const Edge &E, unsigned C) {
+int BarrierIntervals::Graph::cross(const Edge &E, unsigned C,
+                                   const std::vector<LoopData> &Loops) {
   if (E.Events.empty())
     return int(C);
   auto [It, New] = Transitions.try_emplace(uint64_t(E.Id) << 32 | C, -1);
@@ -636,7 +636,7 @@ int BarrierIntervals::Graph::cross(const Edge &E, unsigned C) {
   if (E.CondExit >= 0) {
     // Leaving through the condition at test k after entering (Abs0, Abs1),
     // or one back edge after the source (Rel1): see LoopInfo.
-    const LoopInfo &LI = (*LoopInfos)[E.CondExit].Info;
+    const LoopInfo &LI = Loops[E.CondExit].Info;
     switch (X.get(unsigned(E.CondExit))) {
     case IterState::Abs0:
       if (LI.FirstTestHolds)
@@ -714,7 +714,7 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
     for (const Graph::Edge &E : Node.Succs) {
       bool Changed = false;
       auto Send = [&](unsigned S, unsigned C) {
-        int To = G->cross(E, C);
+        int To = G->cross(E, C, Loops);
         if (To < 0)
           return;
         if (To == 0) {
