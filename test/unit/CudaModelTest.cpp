@@ -98,6 +98,41 @@ TEST(CudaModel, AsmBarriers) {
   EXPECT_FALSE(cuda::asmBarrierOf("mov.u32 %0, %%laneid;"));
 }
 
+TEST(CudaModel, NamedBarrierOperands) {
+  // Immediates, operands (outputs numbered first) and modifiers.
+  auto A = cuda::asmCountedBarrierOf("bar.sync 1, 64;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "bar.sync");
+  EXPECT_FALSE(A->Arrive);
+  EXPECT_EQ(A->Id, 1u);
+  EXPECT_EQ(A->Count, 64u);
+
+  A = cuda::asmCountedBarrierOf("bar.arrive %0, %1;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "bar.arrive");
+  EXPECT_TRUE(A->Arrive);
+  EXPECT_FALSE(A->Id);
+  EXPECT_EQ(A->IdOperand, 0u);
+  EXPECT_EQ(A->CountOperand, 1u);
+
+  A = cuda::asmCountedBarrierOf("barrier.cta.arrive.aligned 3, 0x100;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Mnemonic, "barrier.arrive");
+  EXPECT_EQ(A->Id, 3u);
+  EXPECT_EQ(A->Count, 256u);
+
+  // The first counted barrier of several; a sync with no count is none.
+  A = cuda::asmCountedBarrierOf("bar.sync 0;\n\tbar.sync 2, %2;");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Id, 2u);
+  EXPECT_EQ(A->CountOperand, 2u);
+  EXPECT_FALSE(cuda::asmCountedBarrierOf("bar.sync 0;"));
+  // mbarrier and cluster barriers are other instructions.
+  EXPECT_FALSE(cuda::asmCountedBarrierOf("mbarrier.arrive.shared.b64 %0, [%1];"));
+  EXPECT_FALSE(cuda::asmBarrierOf("mbarrier.arrive.shared.b64 %0, [%1];"));
+  EXPECT_FALSE(cuda::asmBarrierOf("barrier.cluster.arrive;"));
+}
+
 TEST(CudaModel, Collectives) {
   using Op = cuda::CollectiveOp;
   const std::pair<const char *, Op> Sync[] = {

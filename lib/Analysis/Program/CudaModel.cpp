@@ -12,6 +12,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -131,29 +132,72 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
   return B;
 }
 
-std::optional<AsmBarrier> asmBarrierOf(StringRef T) {
-  for (const char *Key : {"barrier.sync", "bar.sync", "barrier.red", "bar.red"}) {
-    size_t At = T.find(Key);
-    if (At == StringRef::npos)
+/// An immediate (`64`) or an operand reference (`%1`) of an asm barrier.
+static void readBarrierOperand(StringRef Text, std::optional<unsigned> &Imm,
+                               std::optional<unsigned> &Operand) {
+  Text = Text.trim();
+  unsigned V = 0;
+  if (Text.consume_front("%")) {
+    if (!Text.getAsInteger(10, V))
+      Operand = V;
+  } else if (!Text.getAsInteger(0, V)) {
+    Imm = V;
+  }
+}
+
+/// Every barrier instruction of \p T, in order: `bar` or `barrier`, an
+/// optional `.cta`, then `sync`, `arrive` or `red` and modifiers, at the
+/// start of a token (so that `mbarrier.arrive` is none).
+static SmallVector<AsmBarrier, 2> asmBarriersOf(StringRef T) {
+  SmallVector<AsmBarrier, 2> Out;
+  for (size_t At = T.find("bar"); At != StringRef::npos;
+       At = T.find("bar", At + 1)) {
+    if (At > 0 && (llvm::isAlnum(T[At - 1]) || T[At - 1] == '.' ||
+                   T[At - 1] == '_' || T[At - 1] == '%'))
+      continue;
+    size_t TokenEnd = T.find_first_of(" \t\n;", At);
+    StringRef Token = T.slice(At, TokenEnd);
+    SmallVector<StringRef, 6> Parts;
+    Token.split(Parts, '.');
+    if (Parts.size() < 2 || (Parts[0] != "bar" && Parts[0] != "barrier"))
+      continue;
+    unsigned Op = Parts[1] == "cta" ? 2 : 1;
+    if (Op >= Parts.size() ||
+        (Parts[Op] != "sync" && Parts[Op] != "arrive" && Parts[Op] != "red"))
       continue;
     AsmBarrier B;
-    B.Mnemonic = Key;
-    B.Reduces = StringRef(Key).ends_with("red");
+    B.Mnemonic = (Parts[0] + "." + Parts[Op]).str();
+    B.Arrive = Parts[Op] == "arrive";
+    B.Reduces = Parts[Op] == "red";
     if (!B.Reduces) {
-      // Skip the modifiers, then look for a second operand.
-      size_t Ops = T.find_first_of(" \t", At);
       size_t End = T.find_first_of(";\n", At);
       StringRef Operands =
-          Ops != StringRef::npos && Ops < End ? T.slice(Ops, End) : "";
-      if (size_t Comma = Operands.find(','); Comma != StringRef::npos) {
+          TokenEnd != StringRef::npos && TokenEnd < End
+              ? T.slice(TokenEnd, End)
+              : "";
+      auto [IdText, CountText] = Operands.split(',');
+      readBarrierOperand(IdText, B.Id, B.IdOperand);
+      if (Operands.contains(',')) {
         B.Counted = true;
-        unsigned C = 0;
-        if (!Operands.drop_front(Comma + 1).trim().getAsInteger(0, C))
-          B.Count = C;
+        readBarrierOperand(CountText, B.Count, B.CountOperand);
       }
     }
-    return B;
+    Out.push_back(std::move(B));
   }
+  return Out;
+}
+
+std::optional<AsmBarrier> asmBarrierOf(StringRef T) {
+  for (AsmBarrier &B : asmBarriersOf(T))
+    if (!B.Arrive)
+      return std::move(B);
+  return std::nullopt;
+}
+
+std::optional<AsmBarrier> asmCountedBarrierOf(StringRef T) {
+  for (AsmBarrier &B : asmBarriersOf(T))
+    if (B.Counted)
+      return std::move(B);
   return std::nullopt;
 }
 

@@ -80,22 +80,33 @@ bool isBarrierName(llvm::StringRef Name);
 bool isBlockReduction(llvm::StringRef Name);
 
 /// A barrier written in inline asm: `bar.sync`, `barrier.sync`, `bar.red`,
-/// `barrier.red` (with any modifiers). `bar.arrive` and the cluster
-/// barriers do not wait, or wait for other threads, and are not barriers
-/// here.
+/// `barrier.red`, `bar.arrive`, `barrier.arrive` (with `.cta`, `.aligned`
+/// and the reduction's modifiers). The cluster barriers and mbarriers are
+/// other instructions.
 struct AsmBarrier {
-  std::string Mnemonic; ///< "bar.sync", "barrier.red", ...
+  std::string Mnemonic; ///< "bar.sync", "barrier.red", "bar.arrive", ...
+  /// bar.arrive / barrier.arrive: the thread signals the barrier and goes
+  /// on without waiting.
+  bool Arrive = false;
   /// `bar.sync id, count`: the barrier waits for `count` threads, whole
   /// warps, rather than the block.
   bool Counted = false;
-  /// For Counted: the thread count when it is an immediate (`bar.sync 1,
-  /// 64;`), not an operand (`bar.sync 1, %0;`).
-  std::optional<unsigned> Count;
+  /// The barrier's id and, for Counted, its thread count: each an
+  /// immediate (`bar.sync 1, 64;`) or the asm operand that holds it
+  /// (`bar.sync %0, %1;`, outputs numbered first); neither when the text
+  /// says it otherwise (a named operand, a register of the asm's own).
+  std::optional<unsigned> Id, IdOperand;
+  std::optional<unsigned> Count, CountOperand;
   /// bar.red / barrier.red: a block-wide reduction as well.
   bool Reduces = false;
 };
+/// The first barrier of \p AsmText that waits (sync or red), if any.
 std::optional<AsmBarrier> asmBarrierOf(llvm::StringRef AsmText);
 std::optional<AsmBarrier> asmBarrierOf(const clang::GCCAsmStmt *Asm);
+/// The first named barrier with a thread count of \p AsmText, if any: a
+/// counted sync or an arrive (which always has a count). These order only
+/// the threads the count gathers, so the named-barrier check pairs them up.
+std::optional<AsmBarrier> asmCountedBarrierOf(llvm::StringRef AsmText);
 
 /// A warp-wide matrix load or store of shared memory written in inline asm:
 /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16 {..},
