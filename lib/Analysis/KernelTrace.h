@@ -236,6 +236,35 @@ struct BarrierEvent {
   std::vector<const clang::Stmt *> Loops;
   std::vector<int> LoopIterations; ///< As in SharedAccess.
   unsigned Seq = 0;
+  /// A `bar.sync id, count` that orders only the threads its count gathers
+  /// (see NamedBarriers): some thread that has not exited skips it, or the
+  /// count is not theirs. Barrier intervals do not cut at it. A counted
+  /// sync that every such thread reaches with their number as its count is
+  /// a block barrier, and not Named.
+  bool Named = false;
+};
+
+/// A named barrier with a thread count, from inline PTX: `bar.sync id,
+/// count` (which also waits, and is in KernelTrace::Barriers as a block
+/// barrier, Named unless it is one in effect) or `bar.arrive id, count`
+/// (which signals and goes on, and is only here). It gathers `count`
+/// threads, whichever arrive, so whether the counts add up and which
+/// threads it orders depend on which threads reach which barrier: the walk
+/// keeps the id and the count as each thread computes them
+/// (NamedBarriers pairs them into generations).
+struct CountedBarrierEvent {
+  const clang::GCCAsmStmt *Asm = nullptr;
+  std::string Mnemonic; ///< "bar.sync", "barrier.arrive", ...
+  bool Arrive = false;
+  /// Per thread; nullopt when the text names them in a way the walk does
+  /// not read (see cuda::AsmBarrier).
+  std::optional<LaneValue> Id, Count;
+  /// Where the walk was: Loc, the active and exited threads, call stack and
+  /// loops, and its own Seq in program order (a sync's is its barrier
+  /// event's); Kind is not used.
+  BarrierEvent At;
+  /// For a sync: its index in KernelTrace::Barriers; -1 for an arrive.
+  int Barrier = -1;
 };
 
 struct KernelTrace {
@@ -255,6 +284,8 @@ struct KernelTrace {
   /// barrier intervals read. Seq is that of the next event in program order
   /// (collectives take no number of their own).
   std::vector<BarrierEvent> Collectives;
+  /// Named barriers with a thread count (see CountedBarrierEvent).
+  std::vector<CountedBarrierEvent> CountedBarriers;
   /// Global loads and stores (see GlobalAccess), in program order.
   std::vector<GlobalAccess> GlobalAccesses;
   /// Per branching statement (if, loop, switch, ?:, && and ||, keyed as the

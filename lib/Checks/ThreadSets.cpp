@@ -155,5 +155,20 @@ std::string describeThreads(const std::vector<char> &Active,
   return "threads " + rangeList(Ts) + " (linear thread index)";
 }
 
+std::string describeWarps(const std::vector<char> &Active,
+                          const ThreadGeometry &G) {
+  std::vector<unsigned> Ws;
+  for (unsigned W = 0; W < G.warps(); ++W) {
+    unsigned In = 0;
+    for (unsigned T = G.warpBegin(W); T < G.warpEnd(W); ++T)
+      In += Active[T] != 0;
+    if (In && In != G.warpEnd(W) - G.warpBegin(W))
+      return describeThreads(Active, G);
+    if (In)
+      Ws.push_back(W);
+  }
+  return (Ws.size() == 1 ? "warp " : "warps ") + rangeList(Ws);
+}
+
 } // namespace divergent
 } // namespace shmem

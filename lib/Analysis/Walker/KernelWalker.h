@@ -395,6 +395,20 @@ private:
 
   void recordBarrier(const Expr *E, BarrierKind K,
                      std::optional<uint32_t> Mask, unsigned TileSize = 0);
+  /// The barriers of inline asm \p A: one that waits as a block barrier
+  /// (the barrier check reads it from its own CFG walk too), and a counted
+  /// one or an arrive with its id and count (KernelTrace::CountedBarriers).
+  void recordAsmBarrier(const GCCAsmStmt *A);
+  /// Whether a counted sync with \p Count, recorded as \p B, gathers the
+  /// whole block: every thread that has not exited reaches it and the count
+  /// is their number (a block barrier, not a BarrierEvent::Named one).
+  bool gathersBlock(const BarrierEvent &B,
+                    const std::optional<LaneValue> &Count) const;
+  /// The value of a barrier operand: the immediate, or asm operand \p Op
+  /// evaluated without recording.
+  std::optional<LaneValue> asmBarrierOperand(const GCCAsmStmt *A,
+                                             std::optional<unsigned> Imm,
+                                             std::optional<unsigned> Op);
 
   //===--------------------------------------------------------------------===//
   // Tile indexing

@@ -253,6 +253,73 @@ void KernelWalker::recordCollective(const CallExpr *Call) {
   T.Collectives.push_back(std::move(B));
 }
 
+void KernelWalker::recordAsmBarrier(const GCCAsmStmt *A) {
+  if (!Recording)
+    return;
+  const std::string Text = A->getAsmString();
+  std::optional<cuda::AsmBarrier> C = cuda::asmCountedBarrierOf(Text);
+  CountedBarrierEvent E;
+  if (C) {
+    E.Asm = A;
+    E.Mnemonic = C->Mnemonic;
+    E.Arrive = C->Arrive;
+    E.Id = asmBarrierOperand(A, C->Id, C->IdOperand);
+    E.Count = asmBarrierOperand(A, C->Count, C->CountOperand);
+    E.At.Loc = A->getAsmLoc();
+    stamp(E.At);
+  }
+  int Index = -1;
+  if (cuda::asmBarrierOf(Text)) {
+    BarrierEvent B;
+    B.Loc = A->getAsmLoc();
+    B.Kind = BarrierKind::Block;
+    stamp(B);
+    B.Named = C && !C->Arrive && !gathersBlock(B, E.Count);
+    B.Seq = Seq++;
+    Index = int(T.Barriers.size());
+    T.Barriers.push_back(std::move(B));
+  }
+  if (!C)
+    return;
+  // A sync shares its barrier event's number; an arrive takes its own, so
+  // that the accesses before and after it are told apart.
+  E.At.Seq = C->Arrive ? Seq++ : Seq - 1;
+  E.Barrier = C->Arrive ? -1 : Index;
+  T.CountedBarriers.push_back(std::move(E));
+}
+
+bool KernelWalker::gathersBlock(const BarrierEvent &B,
+                                const std::optional<LaneValue> &Count) const {
+  // Every thread that has not exited reaches it, and the count is theirs.
+  if (B.ActiveApprox || !Count)
+    return false;
+  std::optional<int64_t> C = Count->asConstant();
+  if (!C)
+    return false;
+  int64_t Reaching = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    bool Gone = !B.Exited.empty() && B.Exited[I];
+    if (!B.Active[I] && !Gone)
+      return false;
+    Reaching += B.Active[I] && !Gone;
+  }
+  return *C == Reaching;
+}
+
+std::optional<LaneValue>
+KernelWalker::asmBarrierOperand(const GCCAsmStmt *A,
+                                std::optional<unsigned> Imm,
+                                std::optional<unsigned> Op) {
+  if (Imm)
+    return LaneValue::constant(N, *Imm);
+  if (!Op)
+    return std::nullopt;
+  unsigned Outputs = A->getNumOutputs();
+  if (*Op < Outputs || *Op >= Outputs + A->getNumInputs())
+    return std::nullopt;
+  return quietInt(A->getInputExpr(*Op - Outputs));
+}
+
 void KernelWalker::stamp(BarrierEvent &B) const {
   B.Active = Active;
   B.ActiveApprox = ActiveApprox;

@@ -127,18 +127,7 @@ void KernelWalker::walkStmt(const Stmt *S) {
       recordMatrix(M->first, M->second);
       return;
     }
-    if (cuda::asmBarrierOf(A)) {
-      // Recorded against the asm statement; the barrier check reads it
-      // from its own CFG walk too.
-      if (Recording) {
-        BarrierEvent B;
-        B.Loc = A->getAsmLoc();
-        B.Kind = BarrierKind::Block;
-        stamp(B);
-        B.Seq = Seq++;
-        T.Barriers.push_back(std::move(B));
-      }
-    }
+    recordAsmBarrier(A);
     return;
   }
   if (const auto *L = dyn_cast<LabelStmt>(S))
