@@ -318,6 +318,8 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
     if (New)
       BarrierSites.emplace_back();
     BarrierSites[It->second].Instances.push_back(I);
+    // A site cuts when each of its instances orders the whole block.
+    BarrierSites[It->second].Cuts &= B.Kind == BarrierKind::Block && !B.Named;
     BarrierSiteOfEvent[I] = It->second;
   }
   NoWarpBarriers.assign(BarrierSites.size(), false);
@@ -601,9 +603,7 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
   // never concurrent.
   auto BlockBarrier = [&](unsigned N) {
     const Graph::Node &Nd = G->Nodes[N];
-    return Nd.K == Graph::Node::Barrier &&
-           T.Barriers[BarrierSites[Nd.BarrierSite].Instances[0]].Kind ==
-               BarrierKind::Block;
+    return Nd.K == Graph::Node::Barrier && BarrierSites[Nd.BarrierSite].Cuts;
   };
   std::vector<unsigned> Leader(G->Nodes.size());
   std::iota(Leader.begin(), Leader.end(), 0u);
@@ -678,8 +678,7 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
   auto Stops = [&](const Graph::Node &N) {
     if (N.K != Graph::Node::Barrier)
       return false;
-    const BarrierEvent &B = T.Barriers[BarrierSites[N.BarrierSite].Instances[0]];
-    return B.Kind == BarrierKind::Block ||
+    return BarrierSites[N.BarrierSite].Cuts ||
            (size_t(N.BarrierSite) < Counting.size() && Counting[N.BarrierSite]);
   };
   // Each node forwards only the tags that arrived since it last ran (and,

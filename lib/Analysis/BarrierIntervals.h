@@ -48,8 +48,11 @@
 // regions are never concurrent, which lets a caller pair sites per region.
 //
 // Barriers: block barriers always stop tags. __syncwarp() only orders lanes
-// of one warp that its mask names, so concurrency can be asked for with a
-// set of warp barriers that also count (those covering a given lane pair).
+// of one warp that its mask names, and a named barrier with a count
+// (BarrierEvent::Named) only the threads it gathers (NamedBarriers), so
+// concurrency can be asked for with a set of such barriers that also count
+// (the warp barriers covering a given lane pair; every named barrier, where
+// the named barriers are not modelled exactly).
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +192,9 @@ private:
   struct BarrierSiteInfo {
     std::vector<unsigned> Instances;
     int Node = -1;
+    /// Every instance is a block barrier (not a named one): the site stops
+    /// every tag and bounds the barrier-free regions.
+    bool Cuts = true;
   };
   struct LoopData {
     LoopInfo Info;

@@ -10,7 +10,7 @@
 // This file is the search over pairs of sites, with its pruning, and the
 // grouping of their reports into findings (RaceFinder::run); the rest of
 // RaceFinder (RaceFinder.h) is in RaceEvaluation.cpp, RaceOrdering.cpp,
-// RaceWitness.cpp and RaceEvidence.cpp.
+// RaceWitness.cpp, RaceEvidence.cpp and RaceFixes.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,8 +239,16 @@ void RaceFinder::run() {
 
   for (Finding &F : Findings) {
     F.R.CrossWarp = GroupCrossWarp[F.Group];
+    if (F.R.CrossWarp)
+      suggestNamedBarrier(F.R);
     H.handleRace(F.R);
   }
+  if (NamedFallbackAt)
+    H.handleGap(*NamedFallbackAt,
+                "races between threads that named barriers order not "
+                "analysed exactly (each 'bar.sync' with a count taken to "
+                "order the whole block)",
+                NB.why());
 }
 
 } // namespace race

@@ -11,7 +11,9 @@
 // iteration pinned when the address is not affine in it), and every other
 // unknown bound to the same generic value on both sides. Pairs of threads
 // in one warp must also be unordered once the __syncwarp() calls that name
-// both lanes count as barriers.
+// both lanes count as barriers, and pairs of threads that named barriers
+// with a count order (NamedBarriers: a producer's bar.arrive before a
+// consumer's bar.sync) are not races.
 //
 // Data-dependent addresses (`hist[in[i]] += 1`) can't be enumerated. Such
 // a pair is reported when it carries evidence: a read-modify-write of one
@@ -79,6 +81,27 @@ struct RaceReport {
   /// (Offset says nothing).
   bool UniformIndex = false;
   bool IndexPerWarp = false;
+  /// The two accesses are in the two arms of this branch (an if or ?:),
+  /// which the block's threads take apart: no barrier between the two
+  /// lines is reached by every thread.
+  const clang::Stmt *Arms = nullptr;
+  /// For such a race between whole warps, straight-line code on both
+  /// sides: the named barrier that orders them, `bar.arrive Id, Count` by
+  /// the Arriving threads after trace access ArriveAfter and `bar.sync Id,
+  /// Count` by the Waiting ones before access WaitBefore (the write first,
+  /// when one of them writes and the other reads), checked by analysing
+  /// the pair again with it.
+  struct NamedBarrierFix {
+    int64_t Id = 0, Count = 0;
+    unsigned ArriveAfter = 0, WaitBefore = 0;
+    std::vector<char> Arriving, Waiting;
+  };
+  std::optional<NamedBarrierFix> NamedFix;
+  /// The named barrier (its id and first use) that would order the two
+  /// threads if it were used as meant; -1: none. Its misuse is
+  /// shmem-named-barrier's finding.
+  int64_t MisusedBarrier = -1;
+  clang::SourceLocation MisusedAt;
 };
 
 class RaceHandler {

@@ -8,13 +8,16 @@
 //    thread's byte offsets of an access instance, re-walking the kernel
 //    with loop iterations pinned where the address needs it;
 //  - RaceOrdering.cpp: which loop iterations and which lanes of a warp the
-//    barrier intervals let two accesses meet in, and which side of a
-//    witness is the later one;
+//    barrier intervals let two accesses meet in, which pairs of threads a
+//    __syncwarp() or a named barrier orders, and which side of a witness is
+//    the later one;
 //  - RaceWitness.cpp: the scan of one pair of sites for two threads whose
 //    byte ranges overlap;
 //  - RaceEvidence.cpp: what makes a collision benign (the same value
 //    stored or read back) and what a data-dependent address must show to
-//    be claimed.
+//    be claimed;
+//  - RaceFixes.cpp: the named barrier a race between two warp roles needs,
+//    checked by analysing the pair again with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "RaceAnalysis.h"
 
 #include "BarrierIntervals.h"
+#include "NamedBarriers.h"
 #include "Program/CallContexts.h"
 #include "Uniformity.h"
 
@@ -161,6 +165,8 @@ using SideIters = std::map<unsigned, int64_t>;
 
 struct Witness {
   bool Found = false;
+  /// Only a misused named barrier leaves the two threads unordered.
+  bool Misused = false;
   unsigned TA = 0, TB = 0;
   unsigned IA = 0, IB = 0;
   Assignment AsgA, AsgB;
@@ -173,7 +179,7 @@ public:
   RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
              RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs)
       : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), Graphs(Graphs),
-        BI(Ctx, T, Graphs), G(T.Geometry), N(G.threads()),
+        BI(Ctx, T, Graphs), NB(T), G(T.Geometry), N(G.threads()),
         WS(G.warpSize()) {}
 
   void run();
@@ -187,6 +193,15 @@ private:
   /// The translation unit's CFGs (null: each analysis builds its own).
   ProgramCFGs *Graphs;
   BarrierIntervals BI;
+  /// The named barriers' generations, and the one pairs are ordered with
+  /// (NB, or a what-if of a suggested fix).
+  NamedBarriers NB;
+  const NamedBarriers *Order = &NB;
+  /// The order NB's barriers would give used as meant (built when some
+  /// group is miscounted): what a misused barrier fails to order.
+  std::unique_ptr<NamedBarriers> Intended;
+  bool IntendedBuilt = false;
+  const NamedBarriers *intended();
   const ThreadGeometry &G;
   unsigned N, WS;
 
@@ -207,6 +222,9 @@ private:
   /// The first access evaluated in an iteration past MaxPinnedWalks (its
   /// address then unknown, its pairs unjudged); said after the search.
   std::optional<unsigned> PinnedCutAt;
+  /// The first access of a pair that only the fallback for named barriers
+  /// not modelled (each taken as a block barrier) ordered; said after.
+  std::optional<unsigned> NamedFallbackAt;
 
   struct Pending {
     RaceReport R;
@@ -318,6 +336,40 @@ private:
   /// them in this combination of iterations?
   bool orderedInWarp(unsigned SA, unsigned SB, const SideIters &IA,
                      const SideIters &IB, unsigned TA, unsigned TB);
+
+  /// Whether no way the barrier intervals leave sites \p SA and \p SB
+  /// unordered, with the barrier sites in \p Counting cutting too, admits
+  /// these iterations.
+  bool orderedWith(const std::vector<bool> &Counting, unsigned SA,
+                   unsigned SB, const SideIters &IA, const SideIters &IB);
+
+  /// Whether a barrier that only some threads take part in orders thread
+  /// \p TA at instance \p IA and thread \p TB at \p IB, in the iterations
+  /// \p ItA, \p ItB and the relation \p C: a __syncwarp() naming both
+  /// lanes, or a named barrier (Order; where it is not modelled exactly,
+  /// every counted bar.sync taken as a block barrier). Misused: unordered,
+  /// but a named barrier used as meant would order them.
+  enum class PairOrder { Ordered, Unordered, Misused };
+  PairOrder ordered(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
+                    const SideIters &ItA, const SideIters &ItB,
+                    const Concurrency &C, unsigned TA, unsigned TB);
+
+  /// For loop \p L walked symbolically around both accesses: B's
+  /// iteration minus A's, from the pinned iterations or the relation.
+  std::optional<int64_t> iterationGap(unsigned SA, unsigned SB,
+                                      const SideIters &ItA,
+                                      const SideIters &ItB,
+                                      const Concurrency &C,
+                                      const Stmt *L) const;
+
+  /// A race between threads that run two different arms of one branch:
+  /// the named-barrier pair that orders them (an arrive after the earlier
+  /// access, a sync before the later one), verified by analysing the pair
+  /// again with it. Sets R.Split and, when the fix works, R.NamedFix.
+  void suggestNamedBarrier(RaceReport &R);
+  /// The branch whose two arms hold accesses \p A and \p B, if they are
+  /// in one function and that is what separates them.
+  const Stmt *armsOf(const SharedAccess &A, const SharedAccess &B);
 
   // Scanning -----------------------------------------------------------------
 

@@ -145,8 +145,12 @@ bool RaceFinder::orderedInWarp(unsigned SA, unsigned SB, const SideIters &IA,
   for (unsigned W = 0; W < BI.numBarrierSites(); ++W)
     if (covers(W, TA, TB))
       Counting[W] = Any = true;
-  if (!Any)
-    return false;
+  return Any && orderedWith(Counting, SA, SB, IA, IB);
+}
+
+bool RaceFinder::orderedWith(const std::vector<bool> &Counting, unsigned SA,
+                             unsigned SB, const SideIters &IA,
+                             const SideIters &IB) {
   auto Key = std::make_tuple(Counting, SA, SB);
   auto It = WarpAlts.find(Key);
   if (It == WarpAlts.end())
@@ -155,6 +159,89 @@ bool RaceFinder::orderedInWarp(unsigned SA, unsigned SB, const SideIters &IA,
     if (admits(C, IA, IB))
       return false;
   return true;
+}
+
+std::optional<int64_t>
+RaceFinder::iterationGap(unsigned SA, unsigned SB, const SideIters &ItA,
+                         const SideIters &ItB, const Concurrency &C,
+                         const Stmt *L) const {
+  int GA = globalLoop(SA, L), GB = globalLoop(SB, L);
+  if (GA < 0 || GA != GB)
+    return std::nullopt;
+  auto KA = ItA.find(unsigned(GA)), KB = ItB.find(unsigned(GB));
+  if (KA != ItA.end() && KB != ItB.end())
+    return KB->second - KA->second;
+  for (const LoopRelation &R : C.Loops) {
+    if (int(R.Loop) != GA || !R.InA || !R.InB)
+      continue;
+    // Both counted from the tag's start (Rel) or both from the loop's
+    // entry (Abs): their difference is the gap.
+    auto Step = [](IterState S) -> std::optional<std::pair<bool, int>> {
+      switch (S) {
+      case IterState::Rel0: return std::make_pair(false, 0);
+      case IterState::Rel1: return std::make_pair(false, 1);
+      case IterState::Abs0: return std::make_pair(true, 0);
+      case IterState::Abs1: return std::make_pair(true, 1);
+      default: return std::nullopt;
+      }
+    };
+    auto XA = Step(R.A), XB = Step(R.B);
+    if (!XA || !XB || XA->first != XB->first)
+      return std::nullopt;
+    return XB->second - XA->second;
+  }
+  return std::nullopt;
+}
+
+const NamedBarriers *RaceFinder::intended() {
+  if (!IntendedBuilt) {
+    IntendedBuilt = true;
+    if (llvm::any_of(NB.groups(), [](const NamedBarrierGroup &G) {
+          return G.S == NamedBarrierGroup::Miscounted;
+        }))
+      Intended = std::make_unique<NamedBarriers>(
+          T, std::vector<VirtualBarrierUse>{}, /*Intended=*/true);
+  }
+  return Intended.get();
+}
+
+RaceFinder::PairOrder
+RaceFinder::ordered(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
+                    const SideIters &ItA, const SideIters &ItB,
+                    const Concurrency &C, unsigned TA, unsigned TB) {
+  bool SameWarp = TA / WS == TB / WS;
+  if (!Order->any())
+    return SameWarp && orderedInWarp(SA, SB, ItA, ItB, TA, TB)
+               ? PairOrder::Ordered
+               : PairOrder::Unordered;
+  auto Gap = [&](const Stmt *L) {
+    return iterationGap(SA, SB, ItA, ItB, C, L);
+  };
+  BarrierOrder O =
+      Order->order(T.Accesses[IA], TA, T.Accesses[IB], TB, Gap);
+  if (O == BarrierOrder::Ordered)
+    return PairOrder::Ordered;
+  if (SameWarp && orderedInWarp(SA, SB, ItA, ItB, TA, TB))
+    return PairOrder::Ordered;
+  if (O == BarrierOrder::Unordered) {
+    const NamedBarriers *I = Order == &NB ? intended() : nullptr;
+    if (I && I->order(T.Accesses[IA], TA, T.Accesses[IB], TB, Gap) ==
+                 BarrierOrder::Ordered)
+      return PairOrder::Misused;
+    return PairOrder::Unordered;
+  }
+  // Not modelled: every counted bar.sync orders as a block barrier would
+  // (the rule before named barriers were modelled), which keeps the
+  // pipelines the analysis cannot follow quiet; the gap says so.
+  std::vector<bool> Counting(BI.numBarrierSites(), false);
+  for (unsigned W = 0; W < BI.numBarrierSites(); ++W)
+    Counting[W] = T.Barriers[BI.barrierInstances(W)[0]].Named ||
+                  (SameWarp && covers(W, TA, TB));
+  if (!orderedWith(Counting, SA, SB, ItA, ItB))
+    return PairOrder::Unordered;
+  if (!NamedFallbackAt)
+    NamedFallbackAt = std::min(IA, IB);
+  return PairOrder::Ordered;
 }
 
 RaceReport RaceFinder::makeReport(unsigned SA, unsigned SB, const Witness &W) {
@@ -216,6 +303,16 @@ RaceReport RaceFinder::makeReport(unsigned SA, unsigned SB, const Witness &W) {
   }
   R.Later = Later > 0 ? A : B;
   R.Earlier = Later > 0 ? B : A;
+  if (W.Misused && Intended)
+    if (const NamedBarrierGroup *G = Intended->orderingGroup(
+            T.Accesses[W.IA], W.TA, T.Accesses[W.IB], W.TB)) {
+      const auto &Calls =
+          T.CountedBarriers[Intended->uses()[G->Uses.front()].Event]
+              .At.CallStack;
+      R.MisusedBarrier = G->Id;
+      R.MisusedAt = Calls.empty() ? Intended->uses()[G->Uses.front()].Loc
+                                  : Calls.back()->getExprLoc();
+    }
   return R;
 }
 

@@ -103,7 +103,8 @@ void RaceFinder::scan(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
           continue;
         unsigned TA = unsigned(Cand);
         bool SameWarp = TA / WS == U / WS;
-        if (SameWarp && orderedInWarp(SA, SB, ItA, ItB, TA, U))
+        PairOrder PO = ordered(SA, SB, IA, IB, ItA, ItB, C, TA, U);
+        if (PO == PairOrder::Ordered)
           continue;
         if (sameStoredValue(SA, SB, IA, IB, AsgA, AsgB, C, EA, EB, TA, U) ||
             (Facts[SB].Kind == AccessKind::Load &&
@@ -116,6 +117,9 @@ void RaceFinder::scan(unsigned SA, unsigned SB, unsigned IA, unsigned IB,
         Record(Out.Race, TA, U);
         if (!SameWarp)
           Record(Out.CrossRace, TA, U);
+        for (Witness *W : {&Out.Race, &Out.CrossRace})
+          if (W->TA == TA && W->TB == U && W->IA == IA && W->IB == IB)
+            W->Misused = PO == PairOrder::Misused;
       }
     }
   }
@@ -137,13 +141,33 @@ std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
   std::vector<Concurrency> Alts = BI.concurrency(SA, SB);
   if (Alts.empty())
     return std::nullopt;
+  if (Order->any()) {
+    // Named barriers order by iteration distance: a witness in relations
+    // that fix it says which iterations meet ("in the next iteration").
+    std::vector<Concurrency> Fixed, Loose;
+    for (Concurrency &C : Alts)
+      (llvm::any_of(C.Loops,
+                    [](const LoopRelation &R) {
+                      return R.A == IterState::Any || R.B == IterState::Any;
+                    })
+           ? Loose
+           : Fixed)
+          .push_back(std::move(C));
+    Alts = std::move(Fixed);
+    for (Concurrency &C : Loose)
+      Alts.push_back(std::move(C));
+  }
   PairScan PS;
-  std::set<std::tuple<unsigned, unsigned, Assignment, Assignment, bool>> Done;
+  std::set<std::tuple<unsigned, unsigned, Assignment, Assignment, bool, int>>
+      Done;
   std::vector<SideIters> UB;
   for (unsigned IB : BI.instances(SB))
     UB.push_back(unrolledIters(SB, IB));
   for (const Concurrency &C : Alts) {
     auto Combos = symbolicCombos(C, SA, SB);
+    // Named barriers order by the iterations the relation gives, so each
+    // relation is its own combination; without them one scan serves all.
+    int Relation = Order->any() ? int(&C - Alts.data()) : 0;
     for (unsigned IA : BI.instances(SA)) {
       SideIters UA = unrolledIters(SA, IA);
       for (unsigned JB = 0; JB < UB.size(); ++JB) {
@@ -156,7 +180,8 @@ std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
         for (const auto &[AsgA, AsgB] : Combos) {
           // Whether stores are of the same value depends on whether the
           // threads are in the same iteration (sameStoredValue).
-          if (!Done.insert({IA, IB, AsgA, AsgB, sameIteration(C)}).second)
+          if (!Done.insert({IA, IB, AsgA, AsgB, sameIteration(C), Relation})
+                   .second)
             continue;
           const Eval &EA = eval(IA, AsgA);
           const Eval &EB = eval(IB, AsgB);

@@ -6,11 +6,14 @@
 // accesses, the element and the iterations involved. This file words it:
 // the warning goes where the barrier is missing (the later access), the
 // note to the other access, and the fix names the barrier that orders the
-// pair (__syncthreads(), or __syncwarp() when both threads share a warp).
+// pair (__syncthreads(), or __syncwarp() when both threads share a warp;
+// a named barrier pair when the two accesses are in the two arms of a
+// branch that splits the block by warps, see RaceFixes.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Checks.h"
+#include "ThreadSets.h"
 
 #include "Analysis/RaceAnalysis.h"
 
@@ -191,7 +194,12 @@ private:
     unsigned LLine = anchorLine(L, E), ELine = anchorLine(E, L);
     bool SameStatement = LLine == ELine;
     const char *Barrier = R.CrossWarp ? "__syncthreads()" : "__syncwarp()";
-    if (BothStores && L.E == E.E && !R.CarriedBy) {
+    if (R.MisusedBarrier >= 0) {
+      OS << ": named barrier " << R.MisusedBarrier << " (line "
+         << line(R.MisusedAt)
+         << ") would order them if it were used as meant; see its "
+            "shmem-named-barrier warning";
+    } else if (BothStores && L.E == E.E && !R.CarriedBy) {
       OS << "; the threads store different values: not a reduction; use an "
             "atomic or a single writer";
     } else if (R.CarriedBy) {
@@ -200,6 +208,8 @@ private:
             "next iteration waits for this one";
     } else if (SameStatement) {
       OS << "; read into a register, then " << Barrier << ", then write";
+    } else if (R.Arms && R.CrossWarp) {
+      OS << "; " << armsAdvice(R, L, E);
     } else {
       OS << "; add " << Barrier << " between line " << ELine << " and line "
          << LLine;
@@ -212,6 +222,48 @@ private:
               "Volta, lanes of a warp are scheduled independently";
     }
     return OS.str();
+  }
+
+  /// Two accesses in the two arms of one branch: a block barrier between
+  /// them would be reached by only some threads. With a verified fix, the
+  /// named barrier that orders the two groups.
+  std::string armsAdvice(const RaceReport &R, const SharedAccess &L,
+                         const SharedAccess &E) const {
+    const ThreadGeometry &G = K.Trace.Geometry;
+    std::string Earlier = divergent::describeWarps(E.Active, G),
+                Later = divergent::describeWarps(L.Active, G);
+    std::ostringstream OS;
+    OS << Earlier << " " << pluralVerb(E) << " and " << Later << " "
+       << pluralVerb(L) << " in the two arms of the branch at line "
+       << line(R.Arms->getBeginLoc())
+       << ", where a __syncthreads() would be a divergent barrier";
+    if (const auto &Fix = R.NamedFix) {
+      const SharedAccess &First = K.Trace.Accesses[Fix->ArriveAfter];
+      const SharedAccess &Second = K.Trace.Accesses[Fix->WaitBefore];
+      std::string Op = std::to_string(Fix->Id) + ", " +
+                       std::to_string(Fix->Count) + ";'";
+      OS << ": add 'bar.arrive " << Op << " after line "
+         << anchorLine(First, Second) << " in "
+         << divergent::describeWarps(Fix->Arriving, G) << " and 'bar.sync "
+         << Op << " before line " << anchorLine(Second, First) << " in "
+         << divergent::describeWarps(Fix->Waiting, G) << " (named barrier "
+         << Fix->Id << " for the " << Fix->Count << " threads of both)";
+    } else {
+      OS << ": order them after the branch, where both groups pass, or "
+            "with a named barrier counting the threads of both, "
+            "'bar.arrive' after the access that must come first and "
+            "'bar.sync' before the other";
+    }
+    return OS.str();
+  }
+
+  static const char *pluralVerb(const SharedAccess &A) {
+    switch (A.Kind) {
+    case AccessKind::Load: return "read";
+    case AccessKind::Store: return "write";
+    case AccessKind::Atomic: return "update";
+    }
+    return "access";
   }
 
   std::string benignMessage(const RaceReport &R, const SharedAccess &L,

@@ -124,7 +124,7 @@ __global__ void ifElseOverlap(float *out) {
     s[threadIdx.x] = 1.0f;
   else
     out[threadIdx.x] = s[threadIdx.x - 128];
-// CHECK-MESSAGES: :[[@LINE-1]]:24: warning: thread 128 reads s[0] (line 126) while thread 0 writes s[0] (line 124); no barrier between them; add __syncthreads() between line 124 and line 126 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:24: warning: thread 128 reads s[0] (line 126) while thread 0 writes s[0] (line 124); no barrier between them; warps 0-3 write and warps 4-7 read in the two arms of the branch at line 123, where a __syncthreads() would be a divergent barrier: add 'bar.arrive 1, 256;' after line 124 in warps 0-3 and 'bar.sync 1, 256;' before line 126 in warps 4-7 (named barrier 1 for the 256 threads of both) [shmem-race]
 }
 
 // A branch every thread takes the same way does not split them: the code
