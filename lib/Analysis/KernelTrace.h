@@ -256,6 +256,7 @@ struct CountedBarrierEvent {
   const clang::GCCAsmStmt *Asm = nullptr;
   std::string Mnemonic; ///< "bar.sync", "barrier.arrive", ...
   bool Arrive = false;
+  bool Aligned = false; ///< See cuda::AsmBarrier::Aligned.
   /// Per thread; nullopt when the text names them in a way the walk does
   /// not read (see cuda::AsmBarrier).
   std::optional<LaneValue> Id, Count;

@@ -34,6 +34,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 using namespace clang;
@@ -74,6 +75,8 @@ public:
         reportMiscounted(Gr);
       else if (!Gr.CountsHold)
         gap(use(Gr.Uses.front()), Gr.Why);
+      else
+        checkAlignedWaits(Gr);
     }
   }
 
@@ -254,6 +257,66 @@ private:
              std::equal(Gr.ByThread[U].begin(), Gr.ByThread[U].end(),
                         Gr.ByThread[Th].begin());
     return divergent::describeWarps(S, G);
+  }
+
+  /// One generation waited for at two different aligned instructions
+  /// (`bar.sync` is `barrier.sync.aligned`): PTX requires the threads of an
+  /// aligned barrier to execute one instruction. The hardware counts the
+  /// arrivals alike, but compute-sanitizer's synccheck stops the kernel.
+  void checkAlignedWaits(const NamedBarrierGroup &Gr) {
+    size_t K = 0;
+    for (const auto &Mine : Gr.ByThread)
+      K = std::max(K, Mine.size());
+    for (unsigned Kk = 0; Kk < K; ++Kk) {
+      // Instruction -> the threads that wait there: the asm statement in
+      // its inlined call stack (a wrapper called at two places is two
+      // instructions; unrolled iterations of one statement count as one).
+      std::map<std::pair<const GCCAsmStmt *,
+                         std::vector<const CallExpr *>>,
+               std::pair<std::vector<char>, unsigned>>
+          At;
+      for (unsigned Th = 0; Th < G.threads(); ++Th) {
+        if (Gr.ByThread[Th].size() <= Kk)
+          continue;
+        unsigned I = Gr.ByThread[Th][Kk];
+        const NamedBarrierUse &U = use(I);
+        if (U.Arrive || U.Event < 0 || !event(U).Aligned)
+          continue;
+        auto &Slot = At[{event(U).Asm, event(U).At.CallStack}];
+        if (Slot.first.empty())
+          Slot = {std::vector<char>(G.threads(), 0), I};
+        Slot.first[Th] = 1;
+      }
+      if (At.size() < 2)
+        continue;
+      // Reported at the later of the first two instructions.
+      auto First = At.begin(), Second = std::next(First);
+      if (use(First->second.second).Pos > use(Second->second.second).Pos)
+        std::swap(First, Second);
+      const NamedBarrierUse &A = use(First->second.second);
+      const NamedBarrierUse &B = use(Second->second.second);
+      std::string WhoA = divergent::describeWarps(First->second.first, G);
+      std::string WhoB = divergent::describeWarps(Second->second.first, G);
+      std::ostringstream Msg;
+      Msg << WhoB << " wait for barrier " << Gr.Id << " at this "
+          << subject(B) << " and " << WhoA << " at the one at line "
+          << line(where(A)) << ", for one generation: "
+          << (event(B).Mnemonic == "bar.sync" ? "'bar.sync' is "
+                                                "'barrier.sync.aligned', "
+                                              : "an aligned barrier, ")
+          << "which PTX requires all threads to execute as one instruction "
+             "(undefined behaviour otherwise); compute-sanitizer's synccheck "
+             "stops the kernel with 'Barrier error detected'";
+      std::vector<FindingNote> Notes;
+      Notes.push_back({where(A), WhoA + " wait here"});
+      Notes.push_back({where(B), "wait at one instruction, or write "
+                                 "'barrier.sync " +
+                                     std::to_string(Gr.Id) + ", " +
+                                     std::to_string(Gr.Counts.begin()->first) +
+                                     ";' (not aligned) at both"});
+      report(B, Msg.str(), std::move(Notes));
+      return;
+    }
   }
 
   static std::string ordinal(size_t K) {

@@ -120,6 +120,10 @@ TEST(CudaModel, NamedBarrierOperands) {
   EXPECT_EQ(A->Mnemonic, "barrier.arrive");
   EXPECT_EQ(A->Id, 3u);
   EXPECT_EQ(A->Count, 256u);
+  EXPECT_TRUE(A->Aligned);
+  // bar.* is barrier.*.aligned; barrier.* without .aligned is not.
+  EXPECT_TRUE(cuda::asmCountedBarrierOf("bar.sync 1, 64;")->Aligned);
+  EXPECT_FALSE(cuda::asmCountedBarrierOf("barrier.sync 1, 64;")->Aligned);
 
   // The first counted barrier of several; a sync with no count is none.
   A = cuda::asmCountedBarrierOf("bar.sync 0;\n\tbar.sync 2, %2;");

@@ -168,6 +168,8 @@ static SmallVector<AsmBarrier, 2> asmBarriersOf(StringRef T) {
     AsmBarrier B;
     B.Mnemonic = (Parts[0] + "." + Parts[Op]).str();
     B.Arrive = Parts[Op] == "arrive";
+    // bar.* is barrier.*.aligned.
+    B.Aligned = Parts[0] == "bar" || llvm::is_contained(Parts, "aligned");
     B.Reduces = Parts[Op] == "red";
     if (!B.Reduces) {
       size_t End = T.find_first_of(";\n", At);

@@ -88,6 +88,9 @@ struct AsmBarrier {
   /// bar.arrive / barrier.arrive: the thread signals the barrier and goes
   /// on without waiting.
   bool Arrive = false;
+  /// `.aligned` (every `bar.*` form is): PTX requires the threads that
+  /// execute it together to execute this one instruction.
+  bool Aligned = false;
   /// `bar.sync id, count`: the barrier waits for `count` threads, whole
   /// warps, rather than the block.
   bool Counted = false;

@@ -263,6 +263,7 @@ void KernelWalker::recordAsmBarrier(const GCCAsmStmt *A) {
     E.Asm = A;
     E.Mnemonic = C->Mnemonic;
     E.Arrive = C->Arrive;
+    E.Aligned = C->Aligned;
     E.Id = asmBarrierOperand(A, C->Id, C->IdOperand);
     E.Count = asmBarrierOperand(A, C->Count, C->CountOperand);
     E.At.Loc = A->getAsmLoc();

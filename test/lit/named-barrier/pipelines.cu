@@ -64,7 +64,11 @@ __global__ void ringWithoutEmpty(const float *in, float *out) {
 }
 
 // A run-time number of tiles, every use waiting: the loop is walked once
-// for every iteration, and the counts hold in each.
+// for every iteration, and the counts hold in each. But each generation is
+// waited for at two bar.sync instructions, one per arm: bar.sync is
+// barrier.sync.aligned, which PTX requires all threads to execute as one
+// instruction, and compute-sanitizer's synccheck stops the kernel
+// (bench/gpu/named-barrier/h200.txt). The hardware counts them alike.
 // shmem-lint: block=256
 __global__ void bothWait(const float *in, float *out, int tiles) {
   __shared__ float buf[128];
@@ -76,8 +80,33 @@ __global__ void bothWait(const float *in, float *out, int tiles) {
       barSync(2, 256);
     } else {
       barSync(1, 256);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: warps 4-7 wait for barrier 1 at this 'bar.sync' and warps 0-3 at the one at line [[@LINE-4]], for one generation: 'bar.sync' is 'barrier.sync.aligned', which PTX requires all threads to execute as one instruction (undefined behaviour otherwise); compute-sanitizer's synccheck stops the kernel with 'Barrier error detected' [shmem-named-barrier]
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: warps 0-3 wait here
+      // CHECK-MESSAGES: :[[@LINE-3]]:7: note: wait at one instruction, or write 'barrier.sync 1, 256;' (not aligned) at both
       out[k * 128 + tid - 128] = buf[tid - 128];
       barSync(2, 256);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: warps 4-7 wait for barrier 2 at this 'bar.sync' and warps 0-3 at the one at line [[@LINE-8]], for one generation: 'bar.sync' is 'barrier.sync.aligned', which PTX requires all threads to execute as one instruction (undefined behaviour otherwise); compute-sanitizer's synccheck stops the kernel with 'Barrier error detected' [shmem-named-barrier]
+    }
+  }
+}
+
+// The same with barrier.sync, which is not aligned: silent.
+__device__ void barSyncAnywhere(int id, int n) {
+  asm volatile("barrier.sync %0, %1;" : : "r"(id), "r"(n) : "memory");
+}
+// shmem-lint: block=256
+__global__ void bothWaitUnaligned(const float *in, float *out, int tiles) {
+  __shared__ float buf[128];
+  int tid = threadIdx.x, warp = tid / 32;
+  for (int k = 0; k < tiles; ++k) {
+    if (warp < 4) {
+      buf[tid] = in[k * 128 + tid];
+      barSyncAnywhere(1, 256);
+      barSyncAnywhere(2, 256);
+    } else {
+      barSyncAnywhere(1, 256);
+      out[k * 128 + tid - 128] = buf[tid - 128];
+      barSyncAnywhere(2, 256);
     }
   }
 }
