@@ -33,15 +33,10 @@ namespace shmem {
 
 namespace {
 
-/// Whether \p Name (a getter or an NVVM register) reads threadIdx.y or .z.
-bool isThreadIdxYZGetter(StringRef Name, const FunctionDecl *F) {
-  if (Name == "__nvvm_read_ptx_sreg_tid_y" ||
-      Name == "__nvvm_read_ptx_sreg_tid_z")
-    return true;
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(F);
-  return MD && MD->getParent() &&
-         MD->getParent()->getName() == "__cuda_builtin_threadIdx_t" &&
-         (Name == "__fetch_builtin_y" || Name == "__fetch_builtin_z");
+/// Whether \p E reads threadIdx.y or .z, however it is spelled.
+bool readsThreadIdxYZ(const Expr *E) {
+  std::optional<cuda::BuiltinIndex> B = cuda::builtinIndexOf(E);
+  return B && B->Var == cuda::IndexVar::ThreadIdx && B->Axis > 0;
 }
 
 /// Scans one function's body (and a constructor's member initializers)
@@ -57,12 +52,7 @@ public:
   std::vector<const FunctionDecl *> Named;
 
   bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
-    const auto *Base =
-        dyn_cast<DeclRefExpr>(E->getBaseExpr()->IgnoreParenImpCasts());
-    StringRef P = E->getPropertyDecl()->getName();
-    if (Base && Base->getDecl()->getName() == "threadIdx" &&
-        (P == "y" || P == "z"))
-      ThreadYZ = true;
+    ThreadYZ |= readsThreadIdxYZ(E);
     return true;
   }
 
@@ -79,10 +69,7 @@ public:
     return referenced(E->getMemberDecl());
   }
   bool VisitCallExpr(CallExpr *C) {
-    if (const FunctionDecl *F = C->getDirectCallee();
-        F && F->getDeclName().isIdentifier() &&
-        isThreadIdxYZGetter(F->getName(), F))
-      ThreadYZ = true;
+    ThreadYZ |= readsThreadIdxYZ(C);
     // A collective is synchronisation the barrier check looks at, even in a
     // kernel with no shared memory.
     found(cuda::barrierOf(C).has_value() || cuda::collectiveOf(C).has_value());

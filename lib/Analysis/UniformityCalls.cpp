@@ -205,25 +205,10 @@ void FunctionAnalyzer::butterfly(const Expr *E, UniformityValue &V) {
 
 std::optional<UniformityValue>
 FunctionAnalyzer::builtinCall(const CallExpr *Call, StringRef Name) {
-  // The getters behind threadIdx.x & co.
-  if (Name.starts_with("__fetch_builtin_"))
-    if (const auto *MD =
-            dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
-      if (const CXXRecordDecl *RD = MD->getParent()) {
-        StringRef Rec = RD->getName();
-        if (Rec.consume_front("__cuda_builtin_") && Rec.consume_back("_t"))
-          return builtinVar(Rec, Name.drop_front(16), Call);
-      }
+  // threadIdx.x & co., spelled as their getters or NVVM registers.
+  if (auto B = cuda::builtinIndexOf(Call))
+    return builtinIndex(*B, Call);
   if (Name.consume_front("__nvvm_read_ptx_sreg_")) {
-    static const struct {
-      const char *Prefix, *Var;
-    } Map[] = {{"tid_", "threadIdx"},
-               {"ntid_", "blockDim"},
-               {"ctaid_", "blockIdx"},
-               {"nctaid_", "gridDim"}};
-    for (const auto &M : Map)
-      if (Name.starts_with(M.Prefix))
-        return builtinVar(M.Var, Name.drop_front(strlen(M.Prefix)), Call);
     if (Name == "laneid") {
       VarianceSource Src{VarianceSource::ThreadIndex, Call, nullptr};
       if (G)

@@ -332,13 +332,9 @@ private:
 
   UniformityValue castValue(const clang::CastExpr *CE);
 
-  /// threadIdx.x and friends as clang's CUDA headers spell them: a property
-  /// of a builtin struct (the getter is __fetch_builtin_x()).
-  std::optional<UniformityValue>
-  builtinVar(llvm::StringRef Var, llvm::StringRef Field, const clang::Expr *At);
-
-  std::optional<UniformityValue>
-  builtinProperty(const clang::PseudoObjectExpr *PO);
+  /// threadIdx.x and friends (cuda::builtinIndexOf says which, however it
+  /// is spelled), read at \p At.
+  UniformityValue builtinIndex(cuda::BuiltinIndex B, const clang::Expr *At);
 
   UniformityValue declRef(const clang::DeclRefExpr *DRE);
 

@@ -343,11 +343,9 @@ UniformityValue FunctionAnalyzer::compute(const Expr *E, bool Effects) {
     return castValue(CE);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return declRef(DRE);
-  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
-    if (auto V = builtinProperty(PO))
-      return *V;
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    // threadIdx.x: its getter call, which builtinCall knows.
     return get(PO->getResultExpr());
-  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return unary(UO, Effects);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
@@ -449,46 +447,26 @@ UniformityValue FunctionAnalyzer::castValue(const CastExpr *CE) {
   }
 }
 
-std::optional<UniformityValue>
-FunctionAnalyzer::builtinVar(StringRef Var, StringRef Field, const Expr *At) {
-  unsigned Axis = llvm::StringSwitch<unsigned>(Field)
-                      .Case("x", 0)
-                      .Case("y", 1)
-                      .Case("z", 2)
-                      .Default(3);
-  if (Axis == 3)
-    return std::nullopt;
-  if (Var == "threadIdx") {
+UniformityValue FunctionAnalyzer::builtinIndex(cuda::BuiltinIndex B,
+                                               const Expr *At) {
+  switch (B.Var) {
+  case cuda::IndexVar::ThreadIdx: {
     VarianceSource Src{VarianceSource::ThreadIndex, At, nullptr};
     if (G)
-      return exact(G->threadIdx(Axis), Src);
+      return exact(G->threadIdx(B.Axis), Src);
     return UniformityValue::varying(Level::Varying, Src.K, At);
   }
-  if (Var == "blockDim") {
+  case cuda::IndexVar::BlockDim:
     if (G)
-      return exact(G->blockDim(Axis), {});
+      return exact(G->blockDim(B.Axis), {});
     return uniform();
-  }
-  if (Var == "blockIdx")
+  case cuda::IndexVar::BlockIdx:
     return UniformityValue::varying(Level::BlockUniform,
                                     VarianceSource::BlockIndex, At);
-  if (Var == "gridDim")
+  case cuda::IndexVar::GridDim:
     return uniform();
-  return std::nullopt;
-}
-
-std::optional<UniformityValue>
-FunctionAnalyzer::builtinProperty(const PseudoObjectExpr *PO) {
-  const auto *MP = dyn_cast<MSPropertyRefExpr>(
-      PO->getSyntacticForm()->IgnoreParens());
-  if (!MP)
-    return std::nullopt;
-  const auto *Base =
-      dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts());
-  if (!Base)
-    return std::nullopt;
-  return builtinVar(Base->getDecl()->getName(),
-                    MP->getPropertyDecl()->getName(), PO);
+  }
+  return uniform();
 }
 
 UniformityValue FunctionAnalyzer::declRef(const DeclRefExpr *DRE) {

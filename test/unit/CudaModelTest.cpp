@@ -230,4 +230,45 @@ __global__ void k(int *out, Queue *q) {
   EXPECT_FALSE(cuda::barrierOf(Calls[4]));
 }
 
+// threadIdx.y spelled three ways: the property the headers declare, its
+// getter, and the NVVM register read; and what is not an index builtin.
+TEST(CudaModel, BuiltinIndices) {
+  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(R"(
+    struct __cuda_builtin_threadIdx_t {
+      static __device__ unsigned __fetch_builtin_y() {
+        return __nvvm_read_ptx_sreg_tid_y();
+      }
+      __declspec(property(get = __fetch_builtin_y)) unsigned y;
+    };
+    extern const __device__ __cuda_builtin_threadIdx_t threadIdx;
+    struct Other { __declspec(property(get = get)) int y; static __device__ int get(); };
+    extern const __device__ Other other;
+    __global__ void k(int *out) {
+      out[0] = threadIdx.y;
+      out[1] = __cuda_builtin_threadIdx_t::__fetch_builtin_y();
+      out[2] = __nvvm_read_ptx_sreg_ctaid_z();
+      out[3] = other.y;
+      out[4] = __nvvm_read_ptx_sreg_laneid();
+    })");
+  ASSERT_TRUE(AST);
+  std::vector<std::optional<cuda::BuiltinIndex>> Found;
+  const FunctionDecl *K = test::lastKernel(AST->getASTContext());
+  ASSERT_TRUE(K);
+  for (const Stmt *S : cast<CompoundStmt>(K->getBody())->body()) {
+    const auto *A = cast<BinaryOperator>(S);
+    Found.push_back(cuda::builtinIndexOf(A->getRHS()->IgnoreImpCasts()));
+  }
+  ASSERT_EQ(Found.size(), 5u);
+  for (unsigned I : {0u, 1u}) {
+    ASSERT_TRUE(Found[I]) << I;
+    EXPECT_EQ(Found[I]->Var, cuda::IndexVar::ThreadIdx);
+    EXPECT_EQ(Found[I]->Axis, 1u);
+    EXPECT_EQ(cuda::indexName(*Found[I]), "threadIdx.y");
+  }
+  ASSERT_TRUE(Found[2]);
+  EXPECT_EQ(cuda::indexName(*Found[2]), "blockIdx.z");
+  EXPECT_FALSE(Found[3]);
+  EXPECT_FALSE(Found[4]);
+}
+
 } // namespace

@@ -27,6 +27,88 @@ std::string calleeName(const CallExpr *Call) {
   return {};
 }
 
+const char *indexVarName(IndexVar V) {
+  switch (V) {
+  case IndexVar::ThreadIdx: return "threadIdx";
+  case IndexVar::BlockDim: return "blockDim";
+  case IndexVar::BlockIdx: return "blockIdx";
+  case IndexVar::GridDim: return "gridDim";
+  }
+  return "";
+}
+
+std::string indexName(BuiltinIndex B) {
+  return std::string(indexVarName(B.Var)) + "." + "xyz"[B.Axis];
+}
+
+/// \p Var ("threadIdx") and \p Field ("x") as a builtin index.
+static std::optional<BuiltinIndex> indexOf(StringRef Var, StringRef Field) {
+  std::optional<IndexVar> V =
+      llvm::StringSwitch<std::optional<IndexVar>>(Var)
+          .Case("threadIdx", IndexVar::ThreadIdx)
+          .Case("blockDim", IndexVar::BlockDim)
+          .Case("blockIdx", IndexVar::BlockIdx)
+          .Case("gridDim", IndexVar::GridDim)
+          .Default(std::nullopt);
+  unsigned Axis = llvm::StringSwitch<unsigned>(Field)
+                      .Case("x", 0)
+                      .Case("y", 1)
+                      .Case("z", 2)
+                      .Default(3);
+  if (!V || Axis == 3)
+    return std::nullopt;
+  return BuiltinIndex{*V, Axis};
+}
+
+std::optional<BuiltinIndex> builtinIndexOf(const Expr *E) {
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+    // The property as written, else the getter call it stands for.
+    if (auto B = builtinIndexOf(PO->getSyntacticForm()->IgnoreParens()))
+      return B;
+    const Expr *R = PO->getResultExpr();
+    return R ? builtinIndexOf(R->IgnoreParenImpCasts()) : std::nullopt;
+  }
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    // In a pseudo-object's syntactic form the base is an opaque value.
+    const Expr *B = MP->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OV = dyn_cast<OpaqueValueExpr>(B); OV && OV->getSourceExpr())
+      B = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *Base = dyn_cast<DeclRefExpr>(B);
+    if (!Base || !Base->getDecl()->getDeclName().isIdentifier())
+      return std::nullopt;
+    return indexOf(Base->getDecl()->getName(),
+                   MP->getPropertyDecl()->getName());
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return std::nullopt;
+  std::string N = calleeName(Call);
+  StringRef Name = N;
+  // The getter behind the property.
+  if (Name.consume_front("__fetch_builtin_")) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+    if (!MD || !MD->getParent() || !MD->getParent()->getDeclName().isIdentifier())
+      return std::nullopt;
+    StringRef Rec = MD->getParent()->getName();
+    if (!Rec.consume_front("__cuda_builtin_") || !Rec.consume_back("_t"))
+      return std::nullopt;
+    return indexOf(Rec, Name);
+  }
+  // The NVVM special registers.
+  if (!Name.consume_front("__nvvm_read_ptx_sreg_"))
+    return std::nullopt;
+  static const struct {
+    const char *Prefix, *Var;
+  } Map[] = {{"tid_", "threadIdx"},
+             {"ntid_", "blockDim"},
+             {"ctaid_", "blockIdx"},
+             {"nctaid_", "gridDim"}};
+  for (const auto &M : Map)
+    if (Name.consume_front(M.Prefix))
+      return indexOf(M.Var, Name);
+  return std::nullopt;
+}
+
 unsigned tileSizeOf(const CXXRecordDecl *RD) {
   if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
     if (Spec->getTemplateArgs().size() > 0 &&

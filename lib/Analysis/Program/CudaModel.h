@@ -34,6 +34,25 @@ namespace cuda {
 /// constructors and indirect calls.
 std::string calleeName(const clang::CallExpr *Call);
 
+/// CUDA's index builtins: threadIdx, blockDim, blockIdx and gridDim.
+enum class IndexVar { ThreadIdx, BlockDim, BlockIdx, GridDim };
+struct BuiltinIndex {
+  IndexVar Var = IndexVar::ThreadIdx;
+  unsigned Axis = 0; ///< 0, 1, 2: x, y, z.
+};
+/// "threadIdx", ...
+const char *indexVarName(IndexVar V);
+/// "threadIdx.x", ...
+std::string indexName(BuiltinIndex B);
+
+/// What \p E reads when it is one of the index builtins, however the
+/// headers spell it: the property `threadIdx.x` (a PseudoObjectExpr over an
+/// MSPropertyRefExpr, or that MSPropertyRefExpr), the getter behind it
+/// (`__cuda_builtin_threadIdx_t::__fetch_builtin_x()`), or the NVVM
+/// register read it lowers to (`__nvvm_read_ptx_sreg_tid_x()`). The walker,
+/// Uniformity and KernelReach ask here.
+std::optional<BuiltinIndex> builtinIndexOf(const clang::Expr *E);
+
 /// Whom a barrier waits for.
 enum class SyncScope {
   Grid,      ///< grid.sync(), cg::sync(grid): every thread of the launch.

@@ -10,42 +10,29 @@
 
 #include "KernelWalker.h"
 
-#include <cstring>
 
 namespace shmem {
 namespace walker {
 
-std::optional<LaneValue>
-KernelWalker::builtinVar(StringRef Var, StringRef Field, const void *Key) {
-  unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
-  if (Axis == 3)
-    return std::nullopt;
-  if (Var == "threadIdx")
-    return G.threadIdx(Axis);
-  if (Var == "blockDim")
-    return G.blockDim(Axis);
-  if (Var == "blockIdx")
-    return symbolValue(T.Symbols.get(&BuiltinSymbolKey, 10 + Axis,
+LaneValue KernelWalker::builtinIndex(cuda::BuiltinIndex B) {
+  switch (B.Var) {
+  case cuda::IndexVar::ThreadIdx:
+    return G.threadIdx(B.Axis);
+  case cuda::IndexVar::BlockDim:
+    return G.blockDim(B.Axis);
+  case cuda::IndexVar::BlockIdx:
+    return symbolValue(T.Symbols.get(&BuiltinSymbolKey, 10 + B.Axis,
                                      SymbolInfo::BlockIndex,
-                                     ("blockIdx." + Field).str()));
-  if (Var == "gridDim")
-    return symbolValue(T.Symbols.get(&BuiltinSymbolKey, 20 + Axis,
+                                     cuda::indexName(B)));
+  case cuda::IndexVar::GridDim:
+    return symbolValue(T.Symbols.get(&BuiltinSymbolKey, 20 + B.Axis,
                                      SymbolInfo::GridSize,
-                                     ("gridDim." + Field).str()));
-  return std::nullopt;
+                                     cuda::indexName(B)));
+  }
+  return unknown("builtin");
 }
 
-std::optional<LaneValue> KernelWalker::nvvmSreg(StringRef Name) {
-  static const struct {
-    const char *Prefix;
-    const char *Var;
-  } Map[] = {{"__nvvm_read_ptx_sreg_tid_", "threadIdx"},
-             {"__nvvm_read_ptx_sreg_ntid_", "blockDim"},
-             {"__nvvm_read_ptx_sreg_ctaid_", "blockIdx"},
-             {"__nvvm_read_ptx_sreg_nctaid_", "gridDim"}};
-  for (const auto &M : Map)
-    if (Name.starts_with(M.Prefix))
-      return builtinVar(M.Var, Name.drop_front(strlen(M.Prefix)), nullptr);
+std::optional<LaneValue> KernelWalker::laneRegister(StringRef Name) {
   if (Name == "__nvvm_read_ptx_sreg_laneid")
     return G.laneId();
   if (Name == "__nvvm_read_ptx_sreg_warpsize")

@@ -51,19 +51,10 @@ Env KernelWalker::enterCallee(const FunctionDecl *Def, std::vector<Value> Args,
 
 Value KernelWalker::evalCall(const CallExpr *Call) {
   std::string Name = calleeName(Call);
-  if (auto S = nvvmSreg(Name))
+  if (auto B = cuda::builtinIndexOf(Call))
+    return evalInt(builtinIndex(*B));
+  if (auto S = laneRegister(Name))
     return evalInt(*S);
-  // threadIdx.x is a property whose getter is
-  // __cuda_builtin_threadIdx_t::__fetch_builtin_x().
-  if (StringRef(Name).starts_with("__fetch_builtin_"))
-    if (const auto *MD =
-            dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
-      if (const CXXRecordDecl *RD = MD->getParent()) {
-        StringRef Rec = RD->getName();
-        if (Rec.consume_front("__cuda_builtin_") && Rec.consume_back("_t"))
-          if (auto V = builtinVar(Rec, StringRef(Name).drop_front(16), nullptr))
-            return evalInt(*V);
-      }
   if (auto V = cooperativeGroupsValue(Call))
     return evalInt(*V);
 

@@ -164,13 +164,8 @@ Value KernelWalker::eval(const Expr *E) {
     return Out;
   }
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
-    if (const auto *MP =
-            dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
-      if (const auto *Base =
-              dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
-        if (auto V = builtinVar(Base->getDecl()->getName(),
-                                MP->getPropertyDecl()->getName(), nullptr))
-          return evalInt(*V);
+    if (auto B = cuda::builtinIndexOf(PO))
+      return evalInt(builtinIndex(*B));
     return eval(PO->getResultExpr());
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {

@@ -343,12 +343,12 @@ private:
   // CUDA builtins
   //===--------------------------------------------------------------------===//
 
-  /// threadIdx.x and friends, spelled as clang's builtin-variable property
-  /// (threadIdx.x) or as the NVVM intrinsic it lowers to.
-  std::optional<LaneValue> builtinVar(StringRef Var, StringRef Field,
-                                      const void *Key);
+  /// threadIdx.x and friends (cuda::builtinIndexOf says which, however it
+  /// is spelled) in every thread.
+  LaneValue builtinIndex(cuda::BuiltinIndex B);
 
-  std::optional<LaneValue> nvvmSreg(StringRef Name);
+  /// The NVVM lane registers: %laneid and WARP_SZ.
+  std::optional<LaneValue> laneRegister(StringRef Name);
 
   //===--------------------------------------------------------------------===//
   // Recording
