@@ -164,6 +164,8 @@ struct SharedAccess {
   /// 1 in the threads that execute the access. Exact unless ActiveApprox.
   std::vector<char> Active;
   bool ActiveApprox = false;
+  /// Some thread has left the kernel (returned from its body) before it.
+  bool AfterExit = false;
   /// For stores: the value stored, when it is an integer.
   std::optional<LaneValue> Stored;
   bool Volatile = false;

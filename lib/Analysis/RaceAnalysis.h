@@ -85,16 +85,24 @@ struct RaceReport {
   /// which the block's threads take apart: no barrier between the two
   /// lines is reached by every thread.
   const clang::Stmt *Arms = nullptr;
-  /// For such a race between whole warps, straight-line code on both
-  /// sides: the named barrier that orders them, `bar.arrive Id, Count` by
-  /// the Arriving threads after trace access ArriveAfter and `bar.sync Id,
-  /// Count` by the Waiting ones before access WaitBefore (the write first,
-  /// when one of them writes and the other reads), checked by analysing
-  /// the pair again with it.
+  /// The two accesses run one after the other in a branch only some
+  /// threads take (`if (tid < 64) { s[tid] = ..; .. = s[63 - tid]; }`): a
+  /// block barrier between them is reached by those threads only.
+  bool InBranch = false;
+  /// For such races between whole warps, in straight-line code: the named
+  /// barrier that orders them, checked by analysing the pair again with it.
+  /// Two arms: `bar.arrive Id, Count` by the Arriving threads after the
+  /// statement After (of trace access ArriveAfter) and `bar.sync Id, Count`
+  /// by the Waiting ones before the statement Before (of WaitBefore), the
+  /// write first when one of them writes and the other reads. In a branch:
+  /// the `bar.sync` alone (Arriving empty), by the threads that run both.
+  /// After and Before are null for an access that is not a statement of a
+  /// `{ }` block (an arm without braces): the advice, then, has no fix-it.
   struct NamedBarrierFix {
     int64_t Id = 0, Count = 0;
     unsigned ArriveAfter = 0, WaitBefore = 0;
     std::vector<char> Arriving, Waiting;
+    const clang::Stmt *After = nullptr, *Before = nullptr;
   };
   std::optional<NamedBarrierFix> NamedFix;
   /// The named barrier (its id and first use) that would order the two

@@ -7,8 +7,8 @@
 // the warning goes where the barrier is missing (the later access), the
 // note to the other access, and the fix names the barrier that orders the
 // pair (__syncthreads(), or __syncwarp() when both threads share a warp;
-// a named barrier pair when the two accesses are in the two arms of a
-// branch that splits the block by warps, see RaceFixes.cpp).
+// a named barrier where not every thread passes between the two accesses,
+// with a fix-it, see RaceFixes.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,9 @@
 #include "Analysis/RaceAnalysis.h"
 
 #include "clang/AST/Type.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <sstream>
 
@@ -40,6 +42,8 @@ public:
     switch (R.K) {
     case RaceReport::Race:
       F.Message = raceMessage(R, L, E);
+      if (R.NamedFix && R.CrossWarp && (R.Arms || R.InBranch))
+        F.Fixes = fixIts(*R.NamedFix);
       break;
     case RaceReport::Benign:
       F.Message = benignMessage(R, L, E);
@@ -206,6 +210,8 @@ private:
       OS << "; add " << Barrier
          << " at the end of the loop body (a trailing barrier) so that the "
             "next iteration waits for this one";
+    } else if (R.InBranch && R.CrossWarp) {
+      OS << "; " << branchAdvice(R, L, ELine, LLine);
     } else if (SameStatement) {
       OS << "; read into a register, then " << Barrier << ", then write";
     } else if (R.Arms && R.CrossWarp) {
@@ -255,6 +261,88 @@ private:
             "'bar.sync' before the other";
     }
     return OS.str();
+  }
+
+  /// Both accesses in a branch only some threads take: a block barrier
+  /// between them is reached by those only. With a verified fix, the named
+  /// barrier for the threads that take it.
+  std::string branchAdvice(const RaceReport &R, const SharedAccess &L,
+                           unsigned ELine, unsigned LLine) const {
+    const ThreadGeometry &G = K.Trace.Geometry;
+    std::ostringstream OS;
+    OS << "only " << divergent::describeWarps(L.Active, G) << " run "
+       << (ELine == LLine ? "line " + std::to_string(LLine)
+                          : "lines " + std::to_string(ELine) + " and " +
+                                std::to_string(LLine))
+       << ", so a __syncthreads() between them would be a divergent "
+          "barrier";
+    if (const auto &Fix = R.NamedFix)
+      OS << ": add 'bar.sync " << Fix->Id << ", " << Fix->Count
+         << ";' before the " << noun(L) << " at line " << LLine
+         << " (named barrier " << Fix->Id
+         << " for the " << Fix->Count
+         << " threads that run them), or close the branch before a "
+            "__syncthreads() and open it again after";
+    else
+      OS << ": close the branch before the barrier and open it again after";
+    return OS.str();
+  }
+
+  /// The fix's statements as insertions: `asm volatile("bar.sync ...");`
+  /// on a line of its own before Before (and the arrive after After),
+  /// indented as the statement is. None in a macro.
+  std::vector<FixItHint> fixIts(const RaceReport::NamedBarrierFix &Fix) const {
+    const SourceManager &SM = K.Ctx.getSourceManager();
+    const LangOptions &LO = K.Ctx.getLangOpts();
+    std::string Op = std::to_string(Fix.Id) + ", " + std::to_string(Fix.Count);
+    auto Indent = [&](SourceLocation Loc) {
+      return std::string(SM.getSpellingColumnNumber(Loc) - 1, ' ');
+    };
+    // Whether only blanks are between the start of \p Loc's line and it
+    // (Ahead), or between it and the end of its line.
+    auto Alone = [&](SourceLocation Loc, bool Ahead) {
+      bool Invalid = false;
+      const char *P = SM.getCharacterData(Loc, &Invalid);
+      if (Invalid)
+        return false;
+      if (Ahead) {
+        for (unsigned C = SM.getSpellingColumnNumber(Loc); C > 1; --C)
+          if (!isWhitespace(*--P))
+            return false;
+        return true;
+      }
+      for (; *P && *P != '\n'; ++P)
+        if (!isWhitespace(*P))
+          return false;
+      return true;
+    };
+    std::vector<FixItHint> Out;
+    if (!Fix.Before || (!Fix.Arriving.empty() && !Fix.After))
+      return {};
+    SourceLocation Before = Fix.Before->getBeginLoc();
+    if (Before.isInvalid() || Before.isMacroID())
+      return {};
+    if (Fix.After) {
+      SourceLocation End = Fix.After->getEndLoc();
+      if (End.isMacroID() || Fix.After->getBeginLoc().isMacroID())
+        return {};
+      SourceLocation At =
+          isa<DeclStmt>(Fix.After)
+              ? Lexer::getLocForEndOfToken(End, 0, SM, LO)
+              : Lexer::findLocationAfterToken(End, tok::semi, SM, LO, false);
+      if (At.isInvalid())
+        return {};
+      std::string Arrive = "asm volatile(\"bar.arrive " + Op + ";\");";
+      Out.push_back(FixItHint::CreateInsertion(
+          At, Alone(At, false)
+                  ? "\n" + Indent(Fix.After->getBeginLoc()) + Arrive
+                  : " " + Arrive));
+    }
+    std::string Sync = "asm volatile(\"bar.sync " + Op + ";\");";
+    Out.push_back(FixItHint::CreateInsertion(
+        Before, Alone(Before, true) ? Sync + "\n" + Indent(Before)
+                                    : Sync + " "));
+    return Out;
   }
 
   static const char *pluralVerb(const SharedAccess &A) {
