@@ -285,6 +285,29 @@ __global__ void loopBothWaitUnaligned(const int *in, int *out, int tiles) {
   }
 }
 
+// shmem-race in a branch warps 0-1 take (issue #25's example), and with
+// its fix-it applied: 'bar.sync 1, 64;' before the read.
+// shmem-lint: block=256
+__global__ void inBranch(const int *in, int *out) {
+  __shared__ int s[64];
+  int tid = threadIdx.x, base = blockIdx.x * 128;
+  if (tid < 64) {
+    s[tid] = in[base + tid];
+    out[base + tid] = s[63 - tid];
+  }
+}
+
+// shmem-lint: block=256
+__global__ void inBranchFixed(const int *in, int *out) {
+  __shared__ int s[64];
+  int tid = threadIdx.x, base = blockIdx.x * 128;
+  if (tid < 64) {
+    s[tid] = in[base + tid];
+    asm volatile("bar.sync 1, 64;");
+    out[base + tid] = s[63 - tid];
+  }
+}
+
 struct Case {
   const char *Name;
   void (*Plain)(const int *, int *);
@@ -310,6 +333,8 @@ static const Case Cases[] = {
     {"syncBothArms", syncBothArms, nullptr, 1},
     {"syncBothArmsUnaligned", syncBothArmsUnaligned, nullptr, 1},
     {"loopBothWaitUnaligned", nullptr, loopBothWaitUnaligned, 16},
+    {"inBranch", inBranch, nullptr, 1},
+    {"inBranchFixed", inBranchFixed, nullptr, 1},
 };
 
 int main(int argc, char **argv) {
@@ -328,8 +353,10 @@ int main(int argc, char **argv) {
   int Blocks = argc > 2 ? atoi(argv[2]) : 4096;
   int Launches = argc > 3 ? atoi(argv[3]) : 50;
   // countNotWarps and idPast15 pass their count or id as Tiles; they
-  // consume one tile.
+  // consume one tile. They and the inBranch kernels write each block's
+  // first 64 values reversed.
   bool Operand = !strcmp(C->Name, "countNotWarps") || !strcmp(C->Name, "idPast15");
+  bool Reversed64 = Operand || !strncmp(C->Name, "inBranch", 8);
   size_t N = size_t(Blocks) * (Operand ? 1 : C->Tiles) * 128;
   int *In, *Out;
   cudaMalloc(&In, N * sizeof(int));
@@ -358,7 +385,7 @@ int main(int argc, char **argv) {
       size_t J = I;
       if (!strcmp(C->Name, "tooMany"))
         J = I / 128 * 128 + (127 - I % 128);
-      if (Operand) {
+      if (Reversed64) {
         if (I % 128 >= 64)
           continue; // Not written.
         J = I / 128 * 128 + (63 - I % 128);

@@ -7,21 +7,23 @@
 # Output to ${OUT:-.}/h200.txt.
 #
 #   run.sh              every kernel (h200.txt)
-#   run.sh --aligned    the kernels that wait for one generation at two
-#                       instructions, aligned and not (h200-aligned.txt)
+#   run.sh --more       the kernels that wait for one generation at two
+#                       instructions, aligned and not, and issue #25's race
+#                       in a branch with and without its fix (h200-more.txt)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../env.sh"
 out=${OUT:-.}/h200.txt
-if [ "${1:-}" = --aligned ]; then
-  out=${OUT:-.}/h200-aligned.txt
+if [ "${1:-}" = --more ]; then
+  out=${OUT:-.}/h200-more.txt
   bin=/tmp/named-barrier
   {
     "$NVCC" -arch=sm_90 -lineinfo -o $bin "$here/named-barrier.cu" || exit 1
     echo "== SASS of the two-instruction kernels"
     "$CUOBJDUMP" -sass -fun syncBothArms $bin | grep -E 'BAR' | sed 's/^ *//'
     "$CUOBJDUMP" -sass -fun syncBothArmsUnaligned $bin | grep -E 'BAR' | sed 's/^ *//'
-    for k in syncBothArms syncBothArmsUnaligned loopBothWait loopBothWaitUnaligned; do
+    for k in syncBothArms syncBothArmsUnaligned loopBothWait \
+             loopBothWaitUnaligned inBranch inBranchFixed; do
       echo "== $k"
       timeout -s KILL 60 $bin $k 2>&1 | tail -3
       echo "-- compute-sanitizer --tool synccheck"
