@@ -43,6 +43,12 @@ struct AnalysisOptions {
   /// read-modify-write of one data-dependent element, or an index the data
   /// cannot make distinct (the same in every thread of a warp or block).
   bool ReportDataDependent = false;
+  /// The GPU architecture (80 for sm_80) that figures depending on it
+  /// (occupancy) are for, where the translation unit does not say: a
+  /// device compilation's target says it; a host pass (the clang plugin
+  /// reports there) does not, and takes this, the plugin's arch=; 0: sm_80,
+  /// the driver's default. See analysedArch().
+  unsigned GpuArch = 0;
   /// Depth to which __device__ callees are analysed in the caller's context.
   unsigned InlineDepth = 8;
   /// The step cap of shmem-divergent-barrier's uniformity fixpoint, per

@@ -17,6 +17,7 @@
 #include "BankModel.h"
 #include "BankWhatIf.h"
 #include "FlatStride.h"
+#include "PaddingCost.h"
 #include "PatternSet.h"
 
 #include "Analysis/Program/CudaModel.h"
@@ -821,13 +822,21 @@ private:
     int64_t Rows = (FS.Elems + FS.Value - 1) / FS.Value;
     int64_t Before = FS.Elems * FS.ElemBytes;
     int64_t Added = Rows * Pad * FS.ElemBytes;
+    PaddingCost PC = paddingCost(K, uint64_t(Added));
+    if (PC.pastStaticLimit()) {
+      Msg << "; " << PC.pastStaticLimitAdvice(Name, New);
+      return;
+    }
     std::string Cost = "it costs " + std::to_string(Added) +
                        " more bytes of shared memory (" +
                        std::to_string(Before) + " -> " +
-                       std::to_string(Before + Added) + ")";
+                       std::to_string(Before + Added) + "); " +
+                       PC.occupancy();
     std::string Makes = "makes every access to '" + Name +
                         "' conflict-free or no worse; " + Cost;
     Msg << "; pad the rows of '" << Name << "' to " << New << " elements";
+    if (PC.lowersOccupancy())
+      Msg << PC.preferSwizzle(Name);
     if (FS.NoFix.empty()) {
       Msg << " by changing '" << FS.Name << "' to " << New;
       F.Fixes = FS.Fixes(Pad);
@@ -894,20 +903,28 @@ private:
       bool Literal = isa<IntegerLiteral>(Size->IgnoreParenImpCasts());
       std::string Repl = Literal ? std::to_string(Cols + *Pad)
                                  : SizeText + " + " + std::to_string(*Pad);
-      Msg << "; pad the row of '" << Name << "' to " << Cols + *Pad
-          << " elements";
-      SourceRange SR = Size->getSourceRange();
-      if (SR.getBegin().isFileID() && SR.getEnd().isFileID())
-        F.Fixes.push_back(FixItHint::CreateReplacement(
-            CharSourceRange::getTokenRange(SR), Repl));
-      F.Notes.push_back(
-          {Var->getLocation(),
-           "padding '" + Name + "' to [" + std::to_string(Rows) + "][" +
-               std::to_string(Cols + *Pad) + "] makes every access to it "
-               "conflict-free or no worse; it costs " +
-               std::to_string(Rows * *Pad * Elem) + " more bytes of shared "
-               "memory (" + std::to_string(Rows * Cols * Elem) + " -> " +
-               std::to_string(Rows * (Cols + *Pad) * Elem) + ")"});
+      PaddingCost PC = paddingCost(K, uint64_t(Rows * *Pad * Elem));
+      if (PC.pastStaticLimit()) {
+        Msg << "; " << PC.pastStaticLimitAdvice(Name, Cols + *Pad);
+      } else {
+        Msg << "; pad the row of '" << Name << "' to " << Cols + *Pad
+            << " elements";
+        if (PC.lowersOccupancy())
+          Msg << PC.preferSwizzle(Name);
+        SourceRange SR = Size->getSourceRange();
+        if (SR.getBegin().isFileID() && SR.getEnd().isFileID())
+          F.Fixes.push_back(FixItHint::CreateReplacement(
+              CharSourceRange::getTokenRange(SR), Repl));
+        F.Notes.push_back(
+            {Var->getLocation(),
+             "padding '" + Name + "' to [" + std::to_string(Rows) + "][" +
+                 std::to_string(Cols + *Pad) + "] makes every access to it "
+                 "conflict-free or no worse; it costs " +
+                 std::to_string(Rows * *Pad * Elem) + " more bytes of shared "
+                 "memory (" + std::to_string(Rows * Cols * Elem) + " -> " +
+                 std::to_string(Rows * (Cols + *Pad) * Elem) + "); " +
+                 PC.occupancy()});
+      }
     } else if (Var && !V.Conditional && innerSizeExpr(Var)) {
       Msg << "; use an XOR swizzle (e.g. column ^ row) applied identically "
              "where '" << Name << "' is written and read";

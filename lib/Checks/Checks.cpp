@@ -3,9 +3,11 @@
 #include "Checks.h"
 
 #include "Analysis/LaunchGeometry.h"
+#include "Occupancy.h"
 
 #include "clang/AST/PrettyPrinter.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -75,6 +77,14 @@ private:
   KeptOnce<Key, Finding> Kept;
   KeptOnce<std::tuple<int, unsigned, std::string>, AnalysisGap> Gaps;
 };
+
+unsigned KernelContext::arch() const {
+  const TargetInfo &TI = Ctx.getTargetInfo();
+  if (TI.getTriple().isNVPTX())
+    if (std::optional<unsigned> A = parseArch(TI.getTargetOpts().CPU))
+      return *A;
+  return Opts.GpuArch ? Opts.GpuArch : 80;
+}
 
 bool KernelContext::alreadyReported(CheckKind Check, SourceLocation Loc) const {
   return Reported && Reported->settled(Check, Loc);

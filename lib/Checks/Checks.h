@@ -68,6 +68,10 @@ struct KernelContext {
   /// What runChecks has kept so far in this translation unit.
   const OncePerLocation *Reported = nullptr;
 
+  /// The GPU architecture the kernel is analysed for (80 for sm_80): the
+  /// device compilation's target, else AnalysisOptions::GpuArch, else 80.
+  unsigned arch() const;
+
   /// Whether a finding of \p Check at \p Loc would be dropped as already
   /// reported (the check's OncePolicy is First and one is kept there), so
   /// that the check can skip the work of making it.

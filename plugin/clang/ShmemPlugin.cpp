@@ -12,6 +12,9 @@
 // plugin name at the first '-', so the plugin is registered as shmem_lint):
 //   checks=GLOB[,GLOB]   checks to run (default shmem-*)
 //   block=32x8           BlockDim option
+//   arch=sm_90           the GPU architecture occupancy figures are for in
+//                        the host pass, which does not know it (the device
+//                        passes use their own; default sm_80)
 //   warp-size=32
 //   KEY=VALUE            a check's option by its key in
 //                        lib/Analysis/CheckOptions.def: min-degree=2,
@@ -31,6 +34,7 @@
 #include "Analysis/CheckSelection.h"
 #include "Analysis/NoLint.h"
 #include "Checks/Checks.h"
+#include "Occupancy.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -155,7 +159,7 @@ protected:
     // An unknown key: the key it most likely misspells.
     auto UnknownKey = [&](const std::string &A, StringRef Key) {
       std::vector<StringRef> Keys = {"checks", "block", "warp-size", "pass",
-                                     "werror"};
+                                     "werror", "arch"};
       for (const CheckOption &O : checkOptions())
         Keys.push_back(O.Key);
       if (std::optional<StringRef> S = nearestName(Key, Keys))
@@ -184,6 +188,11 @@ protected:
         if (!Dm)
           return Bad(A);
         Opts.BlockDim = Dm;
+      } else if (Key == "arch") {
+        std::optional<unsigned> Arch = parseArch(Val.str());
+        if (!Arch)
+          return Bad(A);
+        Opts.GpuArch = *Arch;
       } else if (Key == "warp-size" && !Val.getAsInteger(10, N)) {
         if (N != CudaWarpSize)
           return Fail("invalid argument '" + A + "'; only 32: " +
@@ -205,7 +214,7 @@ protected:
         else
           return Bad(A);
       } else if (Key == "block" || Key == "warp-size" || Key == "pass" ||
-                 Key == "checks") {
+                 Key == "checks" || Key == "arch") {
         return Bad(A);
       } else {
         return UnknownKey(A, Key);
