@@ -15,15 +15,16 @@
 #include "Checks.h"
 
 #include "BankModel.h"
+#include "ArrayShape.h"
 #include "BankWhatIf.h"
 #include "FlatStride.h"
 #include "PaddingCost.h"
 #include "PatternSet.h"
+#include "SwizzleFix.h"
 
 #include "Analysis/Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/Hashing.h"
 
@@ -682,24 +683,6 @@ private:
     return OS.str();
   }
 
-  /// The innermost-dimension size expression of a 2-D shared array's
-  /// declaration, for the padding fix-it.
-  const Expr *innerSizeExpr(const VarDecl *V) {
-    TypeSourceInfo *TSI = V->getTypeSourceInfo();
-    if (!TSI)
-      return nullptr;
-    TypeLoc TL = TSI->getTypeLoc();
-    auto Outer = TL.getAsAdjusted<ConstantArrayTypeLoc>();
-    if (!Outer)
-      return nullptr;
-    auto Inner = Outer.getElementLoc().getAsAdjusted<ConstantArrayTypeLoc>();
-    if (!Inner)
-      return nullptr;
-    if (Ctx().getAsConstantArrayType(Inner.getElementLoc().getType()))
-      return nullptr; // 3-D and more: not offered.
-    return Inner.getSizeExpr();
-  }
-
   ASTContext &Ctx() { return K.Ctx; }
 
   /// A degree per access (expression and kind), over its instances.
@@ -749,7 +732,7 @@ private:
       return Cached->second;
     std::optional<int64_t> Result;
     PaddingOverride Base(V, 0);
-    const bool TwoD = innerSizeExpr(V) != nullptr;
+    const bool TwoD = innerSizeExpr(K.Ctx, V) != nullptr;
     bool Padable = TwoD;
     if (!TwoD) {
       // A flattened array: the what-if changes its row stride.
@@ -793,6 +776,21 @@ private:
     return Result;
   }
   std::map<const VarDecl *, std::optional<int64_t>> PaddingCache;
+
+  /// The XOR swizzle of a 2-D array as a fix-it (SwizzleFix.h), judged by
+  /// the padding's rule; one answer per array.
+  const SwizzleFix &findSwizzle(const VarDecl *V) {
+    auto It = SwizzleCache.find(V);
+    if (It == SwizzleCache.end())
+      It = SwizzleCache
+               .emplace(V, swizzleFix(K, V, [&](const KernelTrace &T) {
+                          return keepsDegrees(T, V, degreesOf(V));
+                        }))
+               .first;
+    return It->second;
+  }
+  std::map<const VarDecl *, SwizzleFix> SwizzleCache;
+  std::set<const VarDecl *> SwizzleFixed; ///< Its fix-it given already.
   /// Arrays for which the what-if ran (and so, without a result, no
   /// padding works).
   std::set<const VarDecl *> PaddingTried;
@@ -811,51 +809,6 @@ private:
     return StrideCache[V] = findFlatStride(Ctx(), V, Exprs);
   }
   std::map<const VarDecl *, FlatStride> StrideCache;
-
-  /// The padding advice for a flattened array: a fix-it on the stride's
-  /// definition when editing it is safe, else a note saying what to change.
-  void adviseFlatPadding(Finding &F, std::ostringstream &Msg,
-                         const VarDecl *Var, int64_t Pad) {
-    const FlatStride &FS = flatStride(Var);
-    std::string Name = Var->getName().str();
-    int64_t New = FS.Value + Pad;
-    int64_t Rows = (FS.Elems + FS.Value - 1) / FS.Value;
-    int64_t Before = FS.Elems * FS.ElemBytes;
-    int64_t Added = Rows * Pad * FS.ElemBytes;
-    PaddingCost PC = paddingCost(K, uint64_t(Added));
-    if (PC.pastStaticLimit()) {
-      Msg << "; " << PC.pastStaticLimitAdvice(Name, New);
-      return;
-    }
-    std::string Cost = "it costs " + std::to_string(Added) +
-                       " more bytes of shared memory (" +
-                       std::to_string(Before) + " -> " +
-                       std::to_string(Before + Added) + "); " +
-                       PC.occupancy();
-    std::string Makes = "makes every access to '" + Name +
-                        "' conflict-free or no worse; " + Cost;
-    Msg << "; pad the rows of '" << Name << "' to " << New << " elements";
-    if (PC.lowersOccupancy())
-      Msg << PC.preferSwizzle(Name);
-    if (FS.NoFix.empty()) {
-      Msg << " by changing '" << FS.Name << "' to " << New;
-      F.Fixes = FS.Fixes(Pad);
-      F.Notes.push_back({FS.DefLoc, "changing '" + FS.Name + "' from " +
-                                        std::to_string(FS.Value) + " to " +
-                                        std::to_string(New) + " " + Makes});
-      return;
-    }
-    std::string What =
-        FS.K == FlatStride::Unnamed
-            ? "introduce a named row stride (e.g. 'constexpr int LD = " +
-                  std::to_string(New) + ";') and use it in every index of '" +
-                  Name + "'"
-            : "give '" + Name + "' a row stride of its own, " +
-                  std::to_string(New);
-    F.Notes.push_back({FS.NoFixLoc, FS.NoFix + ", so no fix-it is offered: " +
-                                        What + "; a row stride of " +
-                                        std::to_string(New) + " " + Makes});
-  }
 
   void report(const SharedAccess &A, const WarpVerdict &V, bool ReadWrite) {
     const BankResult &R = V.Result;
@@ -887,10 +840,10 @@ private:
     std::optional<int64_t> Pad;
     if (Var && !A.Address.DynamicShared && !V.Conditional)
       Pad = findPadding(Var);
-    if (Pad && !innerSizeExpr(Var)) {
-      adviseFlatPadding(F, Msg, Var, *Pad);
+    if (Pad && !innerSizeExpr(K.Ctx, Var)) {
+      adviseFlatPadding(K, flatStride(Var), F, Msg, Var, *Pad);
     } else if (Pad) {
-      const Expr *Size = innerSizeExpr(Var);
+      const Expr *Size = innerSizeExpr(K.Ctx, Var);
       const auto *VT = Ctx().getAsConstantArrayType(Var->getType());
       const auto *Row = Ctx().getAsConstantArrayType(VT->getElementType());
       int64_t Rows = VT->getSize().getZExtValue();
@@ -904,15 +857,24 @@ private:
       std::string Repl = Literal ? std::to_string(Cols + *Pad)
                                  : SizeText + " + " + std::to_string(*Pad);
       PaddingCost PC = paddingCost(K, uint64_t(Rows * *Pad * Elem));
+      const SwizzleFix *Sw = nullptr;
+      if (PC.pastStaticLimit() || PC.lowersOccupancy())
+        Sw = &findSwizzle(Var);
       if (PC.pastStaticLimit()) {
-        Msg << "; " << PC.pastStaticLimitAdvice(Name, Cols + *Pad);
+        Msg << "; " << PC.pastStaticLimitAdvice(Name, Cols + *Pad, Sw->Ok)
+            << Sw->advise(F, Var->getLocation(),
+                          SwizzleFixed.insert(Var).second);
       } else {
         Msg << "; pad the row of '" << Name << "' to " << Cols + *Pad
             << " elements";
         if (PC.lowersOccupancy())
-          Msg << PC.preferSwizzle(Name);
+          Msg << PC.preferSwizzle(Name, Sw->Ok);
         SourceRange SR = Size->getSourceRange();
-        if (SR.getBegin().isFileID() && SR.getEnd().isFileID())
+        if (Sw)
+          Msg << Sw->advise(F, Var->getLocation(),
+                            SwizzleFixed.insert(Var).second);
+        if (F.Fixes.empty() && SR.getBegin().isFileID() &&
+            SR.getEnd().isFileID())
           F.Fixes.push_back(FixItHint::CreateReplacement(
               CharSourceRange::getTokenRange(SR), Repl));
         F.Notes.push_back(
@@ -925,9 +887,16 @@ private:
                  std::to_string(Rows * (Cols + *Pad) * Elem) + "); " +
                  PC.occupancy()});
       }
-    } else if (Var && !V.Conditional && innerSizeExpr(Var)) {
-      Msg << "; use an XOR swizzle (e.g. column ^ row) applied identically "
-             "where '" << Name << "' is written and read";
+    } else if (Var && !V.Conditional && innerSizeExpr(K.Ctx, Var)) {
+      const SwizzleFix &Sw = findSwizzle(Var);
+      if (Sw.Ok)
+        Msg << "; no padding of '" << Name << "' makes every access to it "
+               "conflict-free or no worse";
+      else
+        Msg << "; use an XOR swizzle (e.g. column ^ row) applied "
+               "identically where '" << Name << "' is written and read";
+      Msg << Sw.advise(F, Var->getLocation(),
+                       SwizzleFixed.insert(Var).second);
     } else if (Var && !V.Conditional && PaddingTried.count(Var)) {
       Msg << "; no row stride for '" << Name << "' makes every access to it "
              "conflict-free or no worse: use an XOR swizzle applied at both "

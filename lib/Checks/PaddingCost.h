@@ -14,9 +14,11 @@
 #define SHMEM_LINT_CHECKS_PADDINGCOST_H
 
 #include "Checks.h"
+#include "FlatStride.h"
 #include "Occupancy.h"
 
 #include <optional>
+#include <sstream>
 #include <string>
 
 namespace shmem {
@@ -47,15 +49,24 @@ struct PaddingCost {
   std::string occupancy() const;
   /// " (that costs a block per SM on sm_90, 4 -> 3), or better, an XOR
   /// swizzle ...": after the padding advice, when it lowers occupancy.
-  std::string preferSwizzle(const std::string &Array) const;
+  /// With \p Fix, the swizzle's own words follow (a fix-it).
+  std::string preferSwizzle(const std::string &Array, bool Fix) const;
   /// The advice instead of a padding past the static limit, to \p New
-  /// elements a row.
-  std::string pastStaticLimitAdvice(const std::string &Array,
-                                    int64_t New) const;
+  /// elements a row (with \p Fix, the swizzle's own words follow).
+  std::string pastStaticLimitAdvice(const std::string &Array, int64_t New,
+                                    bool Fix) const;
 };
 
 /// What padding one of \p K's shared arrays by \p AddedBytes costs.
 PaddingCost paddingCost(const KernelContext &K, uint64_t AddedBytes);
+
+/// The padding advice for a flattened array \p Var (row stride \p FS)
+/// padded by \p Pad elements a row: its words after \p Msg, a fix-it on
+/// the stride's definition when editing it is safe (else a note saying
+/// what to change), and what it costs.
+void adviseFlatPadding(const KernelContext &K, const FlatStride &FS,
+                       Finding &F, std::ostringstream &Msg,
+                       const clang::VarDecl *Var, int64_t Pad);
 
 } // namespace shmem
 
