@@ -239,8 +239,7 @@ void RaceFinder::run() {
 
   for (Finding &F : Findings) {
     F.R.CrossWarp = GroupCrossWarp[F.Group];
-    if (F.R.CrossWarp)
-      suggestNamedBarrier(F.R);
+    suggestBarrier(F.R);
     H.handleRace(F.R);
   }
   if (NamedFallbackAt)

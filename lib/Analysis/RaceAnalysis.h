@@ -41,6 +41,7 @@
 #include "Program/KernelCFG.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace shmem {
@@ -89,22 +90,43 @@ struct RaceReport {
   /// threads take (`if (tid < 64) { s[tid] = ..; .. = s[63 - tid]; }`): a
   /// block barrier between them is reached by those threads only.
   bool InBranch = false;
-  /// For such races between whole warps, in straight-line code: the named
-  /// barrier that orders them, checked by analysing the pair again with it.
-  /// Two arms: `bar.arrive Id, Count` by the Arriving threads after the
-  /// statement After (of trace access ArriveAfter) and `bar.sync Id, Count`
-  /// by the Waiting ones before the statement Before (of WaitBefore), the
-  /// write first when one of them writes and the other reads. In a branch:
-  /// the `bar.sync` alone (Arriving empty), by the threads that run both.
+  /// The two accesses are parts of one statement (`s[i] = s[j]`): no
+  /// barrier goes between them; the read must go to a register first.
+  bool SameStatement = false;
+  /// The loop walked without unrolling around the later access whose trip
+  /// count may differ between threads (innermost): a block barrier in it
+  /// would be reached unequally often.
+  const clang::Stmt *UnevenLoop = nullptr;
+  /// For a race within warps: the lanes of each warp that run the later
+  /// access, when that set is the same in every warp that runs it (the
+  /// mask of a `__syncwarp(mask)` there); 0 when it differs between warps;
+  /// none when not worked out (the advice then names `__syncwarp()`).
+  std::optional<uint32_t> WarpMask;
+  /// The barrier that orders the pair, checked by analysing the pair again
+  /// with it (virtual uses of a barrier; see RaceFixes.cpp):
+  ///  - NamedPair, for the two arms of a warp-role branch: `bar.arrive Id,
+  ///    Count` by the Arriving threads after the statement After (of trace
+  ///    access ArriveAfter) and `bar.sync Id, Count` by the Waiting ones
+  ///    before the statement Before (of WaitBefore), the write first when
+  ///    one of them writes and the other reads.
+  ///  - NamedSync, in a branch only some whole warps take: the `bar.sync`
+  ///    alone, by the threads that run both.
+  ///  - BlockSync: `__syncthreads()` before Before, which every thread of
+  ///    the block reaches.
+  ///  - WarpSync: `__syncwarp(Mask)` before Before, which exactly the lanes
+  ///    of Mask reach in each warp that runs it.
   /// After and Before are null for an access that is not a statement of a
   /// `{ }` block (an arm without braces): the advice, then, has no fix-it.
-  struct NamedBarrierFix {
+  struct BarrierFix {
+    enum Kinds { NamedPair, NamedSync, BlockSync, WarpSync };
+    Kinds Kind = NamedSync;
     int64_t Id = 0, Count = 0;
+    uint32_t Mask = 0;
     unsigned ArriveAfter = 0, WaitBefore = 0;
     std::vector<char> Arriving, Waiting;
     const clang::Stmt *After = nullptr, *Before = nullptr;
   };
-  std::optional<NamedBarrierFix> NamedFix;
+  std::optional<BarrierFix> Fix;
   /// The named barrier (its id and first use) that would order the two
   /// threads if it were used as meant; -1: none. Its misuse is
   /// shmem-named-barrier's finding.

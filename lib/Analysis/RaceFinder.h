@@ -362,11 +362,20 @@ private:
                                       const Concurrency &C,
                                       const Stmt *L) const;
 
-  /// A race between threads that run two different arms of one branch:
-  /// the named-barrier pair that orders them (an arrive after the earlier
-  /// access, a sync before the later one), verified by analysing the pair
-  /// again with it. Sets R.Split and, when the fix works, R.NamedFix.
-  void suggestNamedBarrier(RaceReport &R);
+  /// The barrier that orders the pair of \p R (R.Fix), verified by
+  /// analysing the pair again with it: for a race between warps, the
+  /// named-barrier pair across the arms of a warp-role branch, the named
+  /// barrier of the warps in a branch, or a __syncthreads() where every
+  /// thread passes; within warps, a __syncwarp(mask) of the lanes that run
+  /// the later access. Sets R.Arms, R.InBranch, R.SameStatement and
+  /// R.WarpMask on the way.
+  void suggestBarrier(RaceReport &R);
+  void suggestWarpBarrier(RaceReport &R);
+  /// Virtual `bar.sync Id, Count` uses by \p Threads before every instance
+  /// of the site of trace access \p Access (one per unrolled iteration).
+  std::vector<VirtualBarrierUse>
+  syncBeforeSite(unsigned Access, int64_t Id, int64_t Count,
+                 const std::vector<char> &Threads) const;
   /// The branch whose two arms hold accesses \p A and \p B, if they are
   /// in one function and that is what separates them.
   const Stmt *armsOf(const SharedAccess &A, const SharedAccess &B);

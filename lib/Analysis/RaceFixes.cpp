@@ -1,9 +1,17 @@
-//===- RaceFixes.cpp - The barrier a race needs where not all threads go --===//
+//===- RaceFixes.cpp - The barrier a race needs, checked by a what-if -----===//
 //
-// See RaceFinder.h. "Add __syncthreads() between line X and line Y" is
-// wrong advice when not every thread of the block passes between the two
-// lines: a block barrier there is the divergent barrier the other check
-// reports. Two cases:
+// See RaceFinder.h. A race finding names the barrier that orders its pair,
+// and a fix-it inserts it where that is one statement; neither is offered
+// unless analysing the pair again with the barrier added (virtual uses in
+// the named-barrier order) finds the race gone. The barrier depends on who
+// passes between the two accesses:
+//  - every thread of the block: `__syncthreads()` before the later
+//    access's statement. The what-if is a barrier counting the whole block,
+//    which is what bar.sync 0 is.
+//  - lanes of one warp only (the race is within warps): `__syncwarp(mask)`,
+//    the mask the lanes that run the later access. `__syncwarp()` there
+//    when some lanes do not run it would be the divergent barrier the
+//    other check reports. The what-if is one barrier per warp.
 //  - the two accesses are in the two arms of one branch (warps 0-3 fill a
 //    buffer, warps 4-7 read it): no point between them is on every
 //    thread's path. What orders them is a named barrier pair: the writers
@@ -13,9 +21,7 @@
 //    take (`if (tid < 64) { s[tid] = ...; ... = s[63 - tid]; }`): a named
 //    barrier for the threads that take it, `bar.sync id, 64`, or closing
 //    the branch before a block barrier.
-// A named barrier counts whole warps. The pair is analysed again with the
-// barrier added to the named-barrier order (virtual uses); only a fix that
-// removes the race is offered.
+// A named barrier counts whole warps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +39,10 @@ namespace race {
 
 /// PTX gives a block 16 named barriers; 0 is __syncthreads()'s.
 constexpr int64_t NumBarrierIds = 16;
+/// Ids of the what-if barriers that stand for __syncthreads() and (one per
+/// warp, above it) __syncwarp(): past any id a kernel can use, so they
+/// never meet its own barriers in one group.
+constexpr int64_t VirtualBarrierId = 1 << 20;
 
 const Stmt *RaceFinder::armsOf(const SharedAccess &A, const SharedAccess &B) {
   if (A.CallStack != B.CallStack)
@@ -95,20 +105,47 @@ std::optional<int64_t> RaceFinder::freeBarrierId() const {
 bool RaceFinder::fixed(const RaceReport &R,
                        std::vector<VirtualBarrierUse> Extra) {
   NamedBarriers WhatIf(T, std::move(Extra));
+  // Where the analysis cannot model the barrier (a loop whose trip count
+  // differs between threads, uses in several loop contexts), it would fall
+  // back to taking every counted bar.sync as a block barrier: that proves
+  // nothing about the one added.
+  if (!WhatIf.exact())
+    return false;
   unsigned SA = BI.siteOf(R.Earlier.Access), SB = BI.siteOf(R.Later.Access);
+  // Nor does a pair it orders only by that fallback; and the what-if's
+  // fallback is no gap of the kernel's.
+  std::optional<unsigned> KernelFallback = NamedFallbackAt;
+  NamedFallbackAt.reset();
   Order = &WhatIf;
   std::optional<Pending> Again =
       analysePair(std::min(SA, SB), std::max(SA, SB));
   Order = &NB;
-  return !Again || Again->Rank != 0;
+  bool FellBack = NamedFallbackAt.has_value();
+  NamedFallbackAt = KernelFallback;
+  return !FellBack && (!Again || Again->Rank != 0);
 }
 
-void RaceFinder::suggestNamedBarrier(RaceReport &R) {
+std::vector<VirtualBarrierUse>
+RaceFinder::syncBeforeSite(unsigned Access, int64_t Id, int64_t Count,
+                           const std::vector<char> &Threads) const {
+  std::vector<VirtualBarrierUse> Out;
+  for (unsigned I : BI.instances(BI.siteOf(Access)))
+    Out.push_back({Id, Count, false, Threads, I, true});
+  return Out;
+}
+
+void RaceFinder::suggestBarrier(RaceReport &R) {
   if (R.K != RaceReport::Race || R.UniformIndex || R.CarriedBy ||
       R.MisusedBarrier >= 0)
     return;
   const SharedAccess &E = T.Accesses[R.Earlier.Access];
   const SharedAccess &L = T.Accesses[R.Later.Access];
+  if (E.CallStack == L.CallStack && statementOf(E) == statementOf(L)) {
+    R.SameStatement = true;
+    return;
+  }
+  if (!R.CrossWarp)
+    return suggestWarpBarrier(R);
   if (E.ActiveApprox || L.ActiveApprox || E.CallStack != L.CallStack)
     return;
   // A named barrier counts whole warps, and "after line X" must mean one
@@ -144,7 +181,8 @@ void RaceFinder::suggestNamedBarrier(RaceReport &R) {
       std::swap(First, Second);
       std::swap(After, Before);
     }
-    RaceReport::NamedBarrierFix Fix;
+    RaceReport::BarrierFix Fix;
+    Fix.Kind = RaceReport::BarrierFix::NamedPair;
     Fix.Id = *Id;
     Fix.ArriveAfter = First;
     Fix.WaitBefore = Second;
@@ -159,14 +197,40 @@ void RaceFinder::suggestNamedBarrier(RaceReport &R) {
     VirtualBarrierUse Sync{Fix.Id, Fix.Count, false, Fix.Waiting, Second,
                            true};
     if (fixed(R, {Arrive, Sync}))
-      R.NamedFix = std::move(Fix);
+      R.Fix = std::move(Fix);
+    return;
+  }
+
+  if (llvm::all_of(L.Active, [](char C) { return C; })) {
+    // Every thread runs the later access: a __syncthreads() just before
+    // its statement is reached by all of them, and as often, unless a loop
+    // around it runs more often in some. The what-if is a barrier counting
+    // the whole block, which is what bar.sync 0 is.
+    for (unsigned P = L.Loops.size(); P-- > 0;)
+      if (L.LoopIterations[P] < 0) {
+        auto It = T.UniformBranch.find(L.Loops[P]);
+        if (It == T.UniformBranch.end() || !It->second) {
+          R.UnevenLoop = L.Loops[P];
+          return;
+        }
+      }
+    if (!LStmt || (!E.Loops.empty() && E.Loops != L.Loops))
+      return;
+    RaceReport::BarrierFix Fix;
+    Fix.Kind = RaceReport::BarrierFix::BlockSync;
+    Fix.WaitBefore = R.Later.Access;
+    Fix.Waiting = L.Active;
+    Fix.Before = LStmt;
+    Fix.Count = N;
+    if (fixed(R, syncBeforeSite(R.Later.Access, VirtualBarrierId, N,
+                                L.Active)))
+      R.Fix = std::move(Fix);
     return;
   }
 
   // One after the other in one block of statements that not every thread
   // reaches: the threads that run both are the ones that reach it.
-  if (!EStmt || EStmt == LStmt || EBlock != LBlock || E.Active != L.Active ||
-      llvm::all_of(L.Active, [](char C) { return C; }))
+  if (!EStmt || EStmt == LStmt || EBlock != LBlock || E.Active != L.Active)
     return;
   // Threads that have left the kernel need not arrive at a block barrier:
   // after an exit, the inactive threads may be those.
@@ -178,7 +242,8 @@ void RaceFinder::suggestNamedBarrier(RaceReport &R) {
   std::optional<int64_t> Id = freeBarrierId();
   if (!Id)
     return;
-  RaceReport::NamedBarrierFix Fix;
+  RaceReport::BarrierFix Fix;
+  Fix.Kind = RaceReport::BarrierFix::NamedSync;
   Fix.Id = *Id;
   Fix.WaitBefore = R.Later.Access;
   Fix.Waiting = L.Active;
@@ -187,7 +252,67 @@ void RaceFinder::suggestNamedBarrier(RaceReport &R) {
   VirtualBarrierUse Sync{Fix.Id, Fix.Count, false, Fix.Waiting,
                          R.Later.Access, true};
   if (fixed(R, {Sync}))
-    R.NamedFix = std::move(Fix);
+    R.Fix = std::move(Fix);
+}
+
+void RaceFinder::suggestWarpBarrier(RaceReport &R) {
+  const SharedAccess &E = T.Accesses[R.Earlier.Access];
+  const SharedAccess &L = T.Accesses[R.Later.Access];
+  if (L.ActiveApprox)
+    return;
+  // `__syncwarp(mask)` names lanes, the same in every warp that runs it: a
+  // lane of the mask that does not arrive leaves the others waiting (the
+  // divergent barrier the other check reports), so the mask is the lanes
+  // that run the later access, and must be one set across warps.
+  uint32_t Mask = 0;
+  bool First = true;
+  for (unsigned W = 0; W < G.warps(); ++W) {
+    uint32_t M = 0;
+    for (unsigned Th = G.warpBegin(W); Th < G.warpEnd(W); ++Th)
+      if (L.Active[Th])
+        M |= uint32_t(1) << (Th - G.warpBegin(W));
+    if (!M)
+      continue;
+    if (!First && M != Mask) {
+      R.WarpMask = 0;
+      return;
+    }
+    Mask = M;
+    First = false;
+  }
+  R.WarpMask = Mask;
+  if (E.CallStack != L.CallStack || E.ActiveApprox ||
+      (!E.Loops.empty() && E.Loops != L.Loops))
+    return;
+  const Stmt *LStmt = blockStatementOf(L).first;
+  if (!LStmt)
+    return;
+  // The what-if: per warp, a barrier of its lanes in the mask (each warp's
+  // own, as __syncwarp is), before every instance of the later access.
+  std::vector<VirtualBarrierUse> Uses;
+  for (unsigned W = 0; W < G.warps(); ++W) {
+    std::vector<char> Lanes(N, 0);
+    unsigned Count = 0;
+    for (unsigned Th = G.warpBegin(W); Th < G.warpEnd(W); ++Th)
+      if (L.Active[Th]) {
+        Lanes[Th] = 1;
+        ++Count;
+      }
+    if (!Count)
+      continue;
+    for (VirtualBarrierUse &U :
+         syncBeforeSite(R.Later.Access, VirtualBarrierId + 1 + W, Count,
+                        Lanes))
+      Uses.push_back(std::move(U));
+  }
+  RaceReport::BarrierFix Fix;
+  Fix.Kind = RaceReport::BarrierFix::WarpSync;
+  Fix.Mask = Mask;
+  Fix.WaitBefore = R.Later.Access;
+  Fix.Waiting = L.Active;
+  Fix.Before = LStmt;
+  if (fixed(R, std::move(Uses)))
+    R.Fix = std::move(Fix);
 }
 
 } // namespace race

@@ -42,8 +42,8 @@ public:
     switch (R.K) {
     case RaceReport::Race:
       F.Message = raceMessage(R, L, E);
-      if (R.NamedFix && R.CrossWarp && (R.Arms || R.InBranch))
-        F.Fixes = fixIts(*R.NamedFix);
+      if (R.Fix)
+        F.Fixes = fixIts(*R.Fix);
       break;
     case RaceReport::Benign:
       F.Message = benignMessage(R, L, E);
@@ -196,8 +196,11 @@ private:
     bool BothStores =
         L.Kind == AccessKind::Store && E.Kind == AccessKind::Store;
     unsigned LLine = anchorLine(L, E), ELine = anchorLine(E, L);
-    bool SameStatement = LLine == ELine;
-    const char *Barrier = R.CrossWarp ? "__syncthreads()" : "__syncwarp()";
+    // Both in one call at this line, when not in one function.
+    bool SameStatement = R.SameStatement ||
+                         (LLine == ELine && L.CallStack != E.CallStack);
+    std::string Barrier =
+        R.CrossWarp ? "__syncthreads()" : warpBarrier(R, LLine);
     if (R.MisusedBarrier >= 0) {
       OS << ": named barrier " << R.MisusedBarrier << " (line "
          << line(R.MisusedAt)
@@ -216,9 +219,22 @@ private:
       OS << "; read into a register, then " << Barrier << ", then write";
     } else if (R.Arms && R.CrossWarp) {
       OS << "; " << armsAdvice(R, L, E);
+    } else if (R.UnevenLoop && R.CrossWarp) {
+      OS << "; the loop at line " << line(R.UnevenLoop->getBeginLoc())
+         << " may run a different number of times in different threads, "
+            "so a __syncthreads() in it would be a divergent barrier: run it "
+            "as often in every thread (guard its body instead) and add "
+         << Barrier << " between line " << ELine << " and line " << LLine;
     } else {
-      OS << "; add " << Barrier << " between line " << ELine << " and line "
-         << LLine;
+      OS << "; add " << Barrier;
+      if (ELine == LLine)
+        OS << " before the " << noun(L) << " at line " << LLine;
+      else
+        OS << " between line " << ELine << " and line " << LLine;
+      if (!R.CrossWarp && R.WarpMask && *R.WarpMask &&
+          *R.WarpMask != 0xffffffffu)
+        OS << " (the lanes that run line " << LLine
+           << "; a __syncwarp() would wait for lanes that never arrive)";
     }
     if (!R.CrossWarp) {
       unsigned WA = R.Later.Thread / K.Trace.Geometry.warpSize();
@@ -228,6 +244,23 @@ private:
               "Volta, lanes of a warp are scheduled independently";
     }
     return OS.str();
+  }
+
+  /// The warp barrier for a race within warps: `__syncwarp()` when every
+  /// lane runs the later access, else the mask of those that do (a lane of
+  /// the mask that never arrives leaves the others waiting).
+  static std::string warpBarrier(const RaceReport &R, unsigned LLine) {
+    if (!R.WarpMask || *R.WarpMask == 0xffffffffu)
+      return "__syncwarp()";
+    if (*R.WarpMask == 0)
+      return "__syncwarp(mask) (mask: the lanes of each warp that run line " +
+             std::to_string(LLine) + ", which differ between warps)";
+    return "__syncwarp(" + hexMask(*R.WarpMask) + ")";
+  }
+  static std::string hexMask(uint32_t M) {
+    char Buf[16];
+    snprintf(Buf, sizeof Buf, "0x%08x", M);
+    return Buf;
   }
 
   /// Two accesses in the two arms of one branch: a block barrier between
@@ -243,7 +276,7 @@ private:
        << pluralVerb(L) << " in the two arms of the branch at line "
        << line(R.Arms->getBeginLoc())
        << ", where a __syncthreads() would be a divergent barrier";
-    if (const auto &Fix = R.NamedFix) {
+    if (const auto &Fix = R.Fix) {
       const SharedAccess &First = K.Trace.Accesses[Fix->ArriveAfter];
       const SharedAccess &Second = K.Trace.Accesses[Fix->WaitBefore];
       std::string Op = std::to_string(Fix->Id) + ", " +
@@ -276,7 +309,7 @@ private:
                                 std::to_string(LLine))
        << ", so a __syncthreads() between them would be a divergent "
           "barrier";
-    if (const auto &Fix = R.NamedFix)
+    if (const auto &Fix = R.Fix)
       OS << ": add 'bar.sync " << Fix->Id << ", " << Fix->Count
          << ";' before the " << noun(L) << " at line " << LLine
          << " (named barrier " << Fix->Id
@@ -291,7 +324,7 @@ private:
   /// The fix's statements as insertions: `asm volatile("bar.sync ...");`
   /// on a line of its own before Before (and the arrive after After),
   /// indented as the statement is. None in a macro.
-  std::vector<FixItHint> fixIts(const RaceReport::NamedBarrierFix &Fix) const {
+  std::vector<FixItHint> fixIts(const RaceReport::BarrierFix &Fix) const {
     const SourceManager &SM = K.Ctx.getSourceManager();
     const LangOptions &LO = K.Ctx.getLangOpts();
     std::string Op = std::to_string(Fix.Id) + ", " + std::to_string(Fix.Count);
@@ -338,7 +371,20 @@ private:
                   ? "\n" + Indent(Fix.After->getBeginLoc()) + Arrive
                   : " " + Arrive));
     }
-    std::string Sync = "asm volatile(\"bar.sync " + Op + ";\");";
+    std::string Sync;
+    switch (Fix.Kind) {
+    case RaceReport::BarrierFix::NamedPair:
+    case RaceReport::BarrierFix::NamedSync:
+      Sync = "asm volatile(\"bar.sync " + Op + ";\");";
+      break;
+    case RaceReport::BarrierFix::BlockSync:
+      Sync = "__syncthreads();";
+      break;
+    case RaceReport::BarrierFix::WarpSync:
+      Sync = Fix.Mask == 0xffffffffu ? "__syncwarp();"
+                                     : "__syncwarp(" + hexMask(Fix.Mask) + ");";
+      break;
+    }
     Out.push_back(FixItHint::CreateInsertion(
         Before, Alone(Before, true) ? Sync + "\n" + Indent(Before)
                                     : Sync + " "));

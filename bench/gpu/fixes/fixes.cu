@@ -10,7 +10,7 @@
 // shmem-lint: block=32
 __global__ void swizzleBefore(float *out) {
   __shared__ float tile[96][128];
-  for (int j = 0; j < 4; ++j)
+  for (int j = 0; j < 3; ++j)
     tile[threadIdx.x + 32 * j][j] = j + threadIdx.x;
   __syncthreads();
   out[blockIdx.x * 32 + threadIdx.x] =
@@ -21,7 +21,7 @@ __global__ void swizzleBefore(float *out) {
 // shmem-lint: block=32
 __global__ void swizzleAfter(float *out) {
   __shared__ float tile[96][128];
-  for (int j = 0; j < 4; ++j)
+  for (int j = 0; j < 3; ++j)
     tile[threadIdx.x + 32 * j][j ^ ((threadIdx.x + 32 * j) % 128)] =
         j + threadIdx.x;
   __syncthreads();

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On the device machine: build fixes.cu for sm_90, check that the swizzle
 # fix-it keeps every value, measure the shared-memory wavefronts of both
-# kernels with ncu, and run racecheck. Output to ${OUT:-.}/h200.txt.
+# kernels with ncu, and run racecheck; then the barrier fix-its of
+# barriers.cu before and after, values checked, under racecheck and
+# synccheck. Output to ${OUT:-.}/h200.txt.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../env.sh"
@@ -14,5 +16,18 @@ bin=/tmp/fixes
   timeout 120 "$NCU" --clock-control none --csv --metrics "$M" $bin 2>&1 | grep -E '^"' | cut -d, -f5,13- 
   echo "-- compute-sanitizer --tool racecheck"
   timeout 60 "$SANITIZER" --tool racecheck $bin 2>&1 | tail -3
+  echo "== barrier fix-its (barriers.cu), before and after"
+  "$NVCC" -arch=sm_90 -lineinfo -o /tmp/barriers "$here/barriers.cu" || exit 1
+  for k in exchange tiles halfWarp oneWarp; do
+    for v in Before After; do
+      timeout 60 /tmp/barriers $k$v
+      echo "-- racecheck $k$v"
+      timeout 60 "$SANITIZER" --tool racecheck --racecheck-report all \
+        /tmp/barriers $k$v 16 1 2>&1 | tail -2
+      echo "-- synccheck $k$v"
+      timeout 60 "$SANITIZER" --tool synccheck /tmp/barriers $k$v 16 1 2>&1 |
+        tail -1
+    done
+  done
 } > "$out" 2>&1
 cat "$out"

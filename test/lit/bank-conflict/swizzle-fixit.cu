@@ -23,7 +23,7 @@ __global__ void atTheStaticLimit(float *out) {
   // (The expectation stands above: clang prints the lines between the
   // fix-its, and a comment there with its text would match itself.)
   // CHECK-MESSAGES: :[[@LINE+2]]:5: warning: 32-way bank conflict: {{.*}}; padding the rows of 'tile' to 129 elements would take the kernel's static shared memory to 49536 bytes, past the 48 KB a block may declare (nvcc rejects it): swizzle its columns instead, which costs no memory: index it as tile[r][c ^ (r % 128)] wherever it is used (the fix-it rewrites the column of 2 uses) [shmem-bank-conflict]
-  for (int j = 0; j < 4; ++j)
+  for (int j = 0; j < 3; ++j)
     tile[threadIdx.x + 32 * j][j] = j;
   // FIXED: {{^}}    tile[threadIdx.x + 32 * j][j ^ ((threadIdx.x + 32 * j) % 128)] = j;
   __syncthreads();
