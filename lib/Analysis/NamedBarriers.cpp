@@ -117,16 +117,25 @@ void NamedBarriers::collect(std::vector<VirtualBarrierUse> &Extra) {
     Uses.push_back(std::move(U));
   }
   for (VirtualBarrierUse &V : Extra) {
-    const SharedAccess &A = T.Accesses[V.Access];
     NamedBarrierUse U;
     U.Arrive = V.Arrive;
-    U.Pos = 2 * int64_t(A.Seq) + (V.Before ? -1 : 1);
+    if (V.AtBarrier) {
+      // Where the walk met the barrier: no counted event shares its Seq.
+      const BarrierEvent &B = T.Barriers[*V.AtBarrier];
+      U.Pos = 2 * int64_t(B.Seq);
+      U.Loops = &B.Loops;
+      U.Iterations = &B.LoopIterations;
+      U.Loc = B.Loc;
+    } else {
+      const SharedAccess &A = T.Accesses[V.Access];
+      U.Pos = 2 * int64_t(A.Seq) + (V.Before ? -1 : 1);
+      U.Loops = &A.Loops;
+      U.Iterations = &A.LoopIterations;
+      U.Loc = A.Loc;
+    }
     U.Threads = std::move(V.Threads);
     U.Id.assign(N, V.Id);
     U.Count.assign(N, V.Count);
-    U.Loops = &A.Loops;
-    U.Iterations = &A.LoopIterations;
-    U.Loc = A.Loc;
     Uses.push_back(std::move(U));
   }
   // Positions are distinct: the walk numbers events one by one, and a

@@ -60,7 +60,8 @@
 namespace shmem {
 
 /// A use of a named barrier the trace does not hold: the what-if of a
-/// suggested fix (an arrive after one access, a sync before another).
+/// suggested fix (an arrive after one access, a sync before another, a
+/// barrier of other threads where a divergent one is).
 struct VirtualBarrierUse {
   int64_t Id = 0, Count = 0;
   bool Arrive = false;
@@ -70,6 +71,9 @@ struct VirtualBarrierUse {
   /// in its loops.
   unsigned Access = 0;
   bool Before = false;
+  /// When set: at this event of KernelTrace::Barriers instead (a block
+  /// barrier that a fix replaces or moves, in its loops), not at Access.
+  std::optional<unsigned> AtBarrier;
 };
 
 /// One use of an id by some threads: a trace event or a virtual one.

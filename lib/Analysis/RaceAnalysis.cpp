@@ -159,6 +159,8 @@ void RaceFinder::run() {
   auto Take = [&](std::optional<Pending> P) {
     if (!P)
       return;
+    if (P->Rank == 0)
+      H.handlePair(P->R);
     if (counts(P->R))
       GroupCrossWarp[groupOf(P->R)] |= P->R.CrossWarp;
     if (P->Rank == 0)
@@ -257,6 +259,14 @@ void findRaces(ASTContext &Ctx, const KernelTrace &T,
                RaceSearch *Search, ProgramCFGs *Graphs) {
   RaceSearch Default;
   race::RaceFinder(Ctx, T, Opts, Handler, Search ? *Search : Default, Graphs)
+      .run();
+}
+
+void findRacesWith(ASTContext &Ctx, const KernelTrace &T,
+                   const AnalysisOptions &Opts, RaceHandler &Handler,
+                   RaceSearch &Search, std::vector<VirtualBarrierUse> Extra,
+                   ProgramCFGs *Graphs) {
+  race::RaceFinder(Ctx, T, Opts, Handler, Search, Graphs, std::move(Extra))
       .run();
 }
 

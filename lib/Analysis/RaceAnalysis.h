@@ -38,6 +38,7 @@
 #define SHMEM_LINT_ANALYSIS_RACEANALYSIS_H
 
 #include "KernelTrace.h"
+#include "NamedBarriers.h"
 #include "Program/KernelCFG.h"
 
 #include <map>
@@ -138,6 +139,9 @@ class RaceHandler {
 public:
   virtual ~RaceHandler();
   virtual void handleRace(const RaceReport &R) = 0;
+  /// Every pair the search finds racing, before pairs are grouped into
+  /// findings (a what-if compares these).
+  virtual void handlePair(const RaceReport &) {}
   /// The pair search spent its probe budget: the pairs of trace access
   /// \p First's site with the sites after it, and those of every later
   /// site, were not analysed (\p PairsAnalysed were). Races there may be
@@ -166,6 +170,15 @@ struct RaceSearch {
 void findRaces(clang::ASTContext &Ctx, const KernelTrace &T,
                const AnalysisOptions &Opts, RaceHandler &Handler,
                RaceSearch *Search = nullptr, ProgramCFGs *Graphs = nullptr);
+
+/// The same, with barriers the trace does not hold ordered as named
+/// barriers are: the what-if of a fix that adds or replaces one (a trace
+/// event the fix replaces is marked Named by the caller, so that barrier
+/// intervals no longer cut at it).
+void findRacesWith(clang::ASTContext &Ctx, const KernelTrace &T,
+                   const AnalysisOptions &Opts, RaceHandler &Handler,
+                   RaceSearch &Search, std::vector<VirtualBarrierUse> Extra,
+                   ProgramCFGs *Graphs = nullptr);
 
 } // namespace shmem
 

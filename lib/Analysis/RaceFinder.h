@@ -176,11 +176,13 @@ struct Witness {
 
 class RaceFinder {
 public:
+  /// \p Extra: barriers the trace does not hold, ordered as named ones.
   RaceFinder(ASTContext &Ctx, const KernelTrace &T, const AnalysisOptions &Opts,
-             RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs)
+             RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs,
+             std::vector<VirtualBarrierUse> Extra = {})
       : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), Graphs(Graphs),
-        BI(Ctx, T, Graphs), NB(T), G(T.Geometry), N(G.threads()),
-        WS(G.warpSize()) {}
+        BI(Ctx, T, Graphs), NB(T, std::move(Extra)), G(T.Geometry),
+        N(G.threads()), WS(G.warpSize()) {}
 
   void run();
 

@@ -130,7 +130,7 @@ RaceFinder::syncBeforeSite(unsigned Access, int64_t Id, int64_t Count,
                            const std::vector<char> &Threads) const {
   std::vector<VirtualBarrierUse> Out;
   for (unsigned I : BI.instances(BI.siteOf(Access)))
-    Out.push_back({Id, Count, false, Threads, I, true});
+    Out.push_back({Id, Count, false, Threads, I, true, std::nullopt});
   return Out;
 }
 
@@ -192,10 +192,10 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
     Fix.Before = Before;
     Fix.Count = std::count(E.Active.begin(), E.Active.end(), 1) +
                 std::count(L.Active.begin(), L.Active.end(), 1);
-    VirtualBarrierUse Arrive{Fix.Id, Fix.Count, true, Fix.Arriving, First,
-                             false};
-    VirtualBarrierUse Sync{Fix.Id, Fix.Count, false, Fix.Waiting, Second,
-                           true};
+    VirtualBarrierUse Arrive{Fix.Id,       Fix.Count, true,        Fix.Arriving,
+                             First,        false,     std::nullopt};
+    VirtualBarrierUse Sync{Fix.Id, Fix.Count, false,       Fix.Waiting,
+                           Second, true,      std::nullopt};
     if (fixed(R, {Arrive, Sync}))
       R.Fix = std::move(Fix);
     return;
@@ -249,8 +249,8 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
   Fix.Waiting = L.Active;
   Fix.Before = LStmt;
   Fix.Count = std::count(L.Active.begin(), L.Active.end(), 1);
-  VirtualBarrierUse Sync{Fix.Id, Fix.Count, false, Fix.Waiting,
-                         R.Later.Access, true};
+  VirtualBarrierUse Sync{Fix.Id,         Fix.Count, false,       Fix.Waiting,
+                         R.Later.Access, true,      std::nullopt};
   if (fixed(R, {Sync}))
     R.Fix = std::move(Fix);
 }

@@ -206,8 +206,8 @@ TEST(NamedBarriers, VirtualUsesAreTheFixesWhatIf) {
   std::vector<char> Low(128, 0), High(128, 0);
   for (unsigned T = 0; T < 128; ++T)
     (T < 64 ? Low : High)[T] = 1;
-  VirtualBarrierUse Arrive{2, 128, true, Low, 0, false};
-  VirtualBarrierUse Sync{2, 128, false, High, 1, true};
+  VirtualBarrierUse Arrive{2, 128, true, Low, 0, false, std::nullopt};
+  VirtualBarrierUse Sync{2, 128, false, High, 1, true, std::nullopt};
   NamedBarriers Fixed(X.T, {Arrive, Sync});
   EXPECT_TRUE(Fixed.exact()) << Fixed.why();
   EXPECT_EQ(order(Fixed, X.T, 0, 0, 1, 64), BarrierOrder::Ordered);
@@ -215,6 +215,41 @@ TEST(NamedBarriers, VirtualUsesAreTheFixesWhatIf) {
   Arrive.Count = Sync.Count = 64;
   NamedBarriers Half(X.T, {Arrive, Sync});
   EXPECT_EQ(order(Half, X.T, 0, 0, 1, 64), BarrierOrder::Unordered);
+}
+
+TEST(NamedBarriers, VirtualUseInPlaceOfATraceBarrier) {
+  // Warps 0-1 fill and read around a __syncthreads() the others skip; warp
+  // 2 reads after the branch. In its place: the named barrier of warps 0-1
+  // orders their own pair only; a barrier of all 128 threads (the barrier
+  // hoisted) orders warp 2's read too.
+  Traced X = trace(R"(
+    __global__ void k(float *out) {
+      __shared__ float s[64];
+      int t = __nvvm_read_ptx_sreg_tid_x();
+      float y = 0;
+      if (t < 64) {
+        s[t] = 1.0f;
+        __syncthreads();
+        y = s[63 - t];
+      }
+      out[t] = y + s[t % 64];
+    })",
+                   128);
+  ASSERT_EQ(X.T.Barriers.size(), 1u);
+  ASSERT_EQ(X.T.Accesses.size(), 3u);
+  X.T.Barriers[0].Named = true;
+  std::vector<char> Low(128, 0), All(128, 1);
+  for (unsigned T = 0; T < 64; ++T)
+    Low[T] = 1;
+  VirtualBarrierUse Warps{1, 64, false, Low, 0, false, 0u};
+  NamedBarriers Named(X.T, {Warps});
+  EXPECT_TRUE(Named.exact()) << Named.why();
+  EXPECT_EQ(order(Named, X.T, 0, 0, 1, 63), BarrierOrder::Ordered);
+  EXPECT_EQ(order(Named, X.T, 0, 0, 2, 64), BarrierOrder::Unordered);
+  VirtualBarrierUse Hoisted{1 << 20, 128, false, All, 0, false, 0u};
+  NamedBarriers Block(X.T, {Hoisted});
+  EXPECT_TRUE(Block.exact()) << Block.why();
+  EXPECT_EQ(order(Block, X.T, 0, 0, 2, 64), BarrierOrder::Ordered);
 }
 
 } // namespace

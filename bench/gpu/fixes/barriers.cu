@@ -1,6 +1,7 @@
 // The barrier fix-its of test/lit/race/barrier-fixes.cu on the H200 (issue
 // #25): each kernel before and after `clang-tidy --fix` inserted its
-// barrier (__syncthreads(), __syncwarp(), __syncwarp(0x0000ffff)), every
+// barrier (__syncthreads(), __syncwarp(), __syncwarp(0x0000ffff)), and the
+// named barrier that replaces a divergent __syncthreads() (divergent*), every
 // value checked over many blocks and launches, and racecheck run on both.
 // run.sh builds and runs this; its output is h200.txt.
 #include <cstdio>
@@ -88,6 +89,31 @@ __global__ void oneWarpAfter(const float *, float *out) {
   out[blockIdx.x * 256 + threadIdx.x] = y;
 }
 
+// A __syncthreads() only warps 0-1 reach (shmem-divergent-barrier), and
+// its fix-it: their named barrier.
+// shmem-lint: block=256
+__global__ void divergentBefore(const float *, float *out) {
+  __shared__ float s[64];
+  float y = 0;
+  if (threadIdx.x < 64) {
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    y = s[63 - threadIdx.x];
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = y;
+}
+// shmem-lint: block=256
+__global__ void divergentAfter(const float *, float *out) {
+  __shared__ float s[64];
+  float y = 0;
+  if (threadIdx.x < 64) {
+    s[threadIdx.x] = threadIdx.x;
+    asm volatile("bar.sync 1, 64;");
+    y = s[63 - threadIdx.x];
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = y;
+}
+
 typedef void (*Kernel)(const float *, float *);
 struct Entry {
   const char *Name;
@@ -107,6 +133,9 @@ static float halfExpect(const float *, unsigned t) {
 static float oneExpect(const float *, unsigned t) {
   return t < 32 ? 31 - t : 0;
 }
+static float divergentExpect(const float *, unsigned t) {
+  return t < 64 ? 63 - t : 0;
+}
 static const Entry Kernels[] = {
     {"exchangeBefore", exchangeBefore, exchangeExpect},
     {"exchangeAfter", exchangeAfter, exchangeExpect},
@@ -116,6 +145,8 @@ static const Entry Kernels[] = {
     {"halfWarpAfter", halfWarpAfter, halfExpect},
     {"oneWarpBefore", oneWarpBefore, oneExpect},
     {"oneWarpAfter", oneWarpAfter, oneExpect},
+    {"divergentBefore", divergentBefore, divergentExpect},
+    {"divergentAfter", divergentAfter, divergentExpect},
 };
 
 // barriers KERNEL [BLOCKS [LAUNCHES]]: wrong values over every launch.
