@@ -116,16 +116,20 @@ struct RaceReport {
   ///    the block reaches.
   ///  - WarpSync: `__syncwarp(Mask)` before Before, which exactly the lanes
   ///    of Mask reach in each warp that runs it.
+  ///  - Trailing: for a race across iterations, `__syncthreads()` as the
+  ///    last statement of the loop's body EndOf, which every thread runs
+  ///    as often.
   /// After and Before are null for an access that is not a statement of a
   /// `{ }` block (an arm without braces): the advice, then, has no fix-it.
   struct BarrierFix {
-    enum Kinds { NamedPair, NamedSync, BlockSync, WarpSync };
+    enum Kinds { NamedPair, NamedSync, BlockSync, WarpSync, Trailing };
     Kinds Kind = NamedSync;
     int64_t Id = 0, Count = 0;
     uint32_t Mask = 0;
     unsigned ArriveAfter = 0, WaitBefore = 0;
     std::vector<char> Arriving, Waiting;
     const clang::Stmt *After = nullptr, *Before = nullptr;
+    const clang::CompoundStmt *EndOf = nullptr;
   };
   std::optional<BarrierFix> Fix;
   /// The named barrier (its id and first use) that would order the two

@@ -373,6 +373,7 @@ private:
   /// R.WarpMask on the way.
   void suggestBarrier(RaceReport &R);
   void suggestWarpBarrier(RaceReport &R);
+  void suggestTrailingBarrier(RaceReport &R);
   /// Virtual `bar.sync Id, Count` uses by \p Threads before every instance
   /// of the site of trace access \p Access (one per unrolled iteration).
   std::vector<VirtualBarrierUse>

@@ -8,6 +8,9 @@
 //  - every thread of the block: `__syncthreads()` before the later
 //    access's statement. The what-if is a barrier counting the whole block,
 //    which is what bar.sync 0 is.
+//  - across iterations of a loop every thread runs as often: the trailing
+//    `__syncthreads()` at the end of its body, placed in the what-if after
+//    the body's last access of each iteration.
 //  - lanes of one warp only (the race is within warps): `__syncwarp(mask)`,
 //    the mask the lanes that run the later access. `__syncwarp()` there
 //    when some lanes do not run it would be the divergent barrier the
@@ -29,6 +32,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
 
@@ -135,9 +139,10 @@ RaceFinder::syncBeforeSite(unsigned Access, int64_t Id, int64_t Count,
 }
 
 void RaceFinder::suggestBarrier(RaceReport &R) {
-  if (R.K != RaceReport::Race || R.UniformIndex || R.CarriedBy ||
-      R.MisusedBarrier >= 0)
+  if (R.K != RaceReport::Race || R.UniformIndex || R.MisusedBarrier >= 0)
     return;
+  if (R.CarriedBy)
+    return suggestTrailingBarrier(R);
   const SharedAccess &E = T.Accesses[R.Earlier.Access];
   const SharedAccess &L = T.Accesses[R.Later.Access];
   if (E.CallStack == L.CallStack && statementOf(E) == statementOf(L)) {
@@ -252,6 +257,88 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
   VirtualBarrierUse Sync{Fix.Id,         Fix.Count, false,       Fix.Waiting,
                          R.Later.Access, true,      std::nullopt};
   if (fixed(R, {Sync}))
+    R.Fix = std::move(Fix);
+}
+
+/// Whether \p S holds a jump that leaves the body of the loop it is in
+/// (or the function): a barrier at the end of the body is then not reached
+/// every iteration. Jumps of inner loops and switches stay inside.
+static bool leavesBody(const Stmt *S, bool InLoop = false,
+                       bool InSwitch = false) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S))
+    return true;
+  if (isa<ContinueStmt>(S))
+    return !InLoop;
+  if (isa<BreakStmt>(S))
+    return !InLoop && !InSwitch;
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  bool Switch = isa<SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (leavesBody(C, InLoop || Loop, InSwitch || Switch))
+      return true;
+  return false;
+}
+
+void RaceFinder::suggestTrailingBarrier(RaceReport &R) {
+  // Between warps only: the trailing __syncthreads() the message names.
+  if (!R.CrossWarp)
+    return;
+  const Stmt *Loop = R.CarriedBy;
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    Body = W->getBody();
+  else if (const auto *D = dyn_cast<DoStmt>(Loop))
+    Body = D->getBody();
+  else if (const auto *FR = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = FR->getBody();
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Block || leavesBody(Block))
+    return;
+  // Every thread runs the body, and as often: one of the two accesses is
+  // run by all of them, nobody has exited, and the loop's condition is the
+  // same in every thread each time.
+  const SharedAccess &E = T.Accesses[R.Earlier.Access];
+  const SharedAccess &L = T.Accesses[R.Later.Access];
+  auto All = [](const SharedAccess &A) {
+    return !A.ActiveApprox && !A.AfterExit &&
+           llvm::all_of(A.Active, [](char C) { return C; });
+  };
+  if (!All(E) && !All(L))
+    return;
+  auto U = T.UniformBranch.find(Loop);
+  if (U == T.UniformBranch.end() || !U->second)
+    return;
+  // The barrier's place in each iteration: after the last access of the
+  // body in that iteration, which must be in the body itself (not in a
+  // loop inside it, where one use would stand for every inner iteration).
+  std::map<int, unsigned> Last; // Iteration (-1: symbolic) -> access.
+  for (unsigned I = 0; I < T.Accesses.size(); ++I) {
+    const SharedAccess &A = T.Accesses[I];
+    auto It = llvm::find(A.Loops, Loop);
+    if (It == A.Loops.end())
+      continue;
+    int Iter = A.LoopIterations[It - A.Loops.begin()];
+    auto [Pos, New] = Last.try_emplace(Iter, I);
+    if (!New && T.Accesses[Pos->second].Seq < A.Seq)
+      Pos->second = I;
+  }
+  std::vector<VirtualBarrierUse> Uses;
+  for (const auto &[Iter, I] : Last) {
+    const SharedAccess &A = T.Accesses[I];
+    if (A.Loops.back() != Loop)
+      return;
+    Uses.push_back({VirtualBarrierId, N, false, std::vector<char>(N, 1), I,
+                    false, std::nullopt});
+  }
+  RaceReport::BarrierFix Fix;
+  Fix.Kind = RaceReport::BarrierFix::Trailing;
+  Fix.EndOf = Block;
+  Fix.Count = N;
+  if (fixed(R, std::move(Uses)))
     R.Fix = std::move(Fix);
 }
 

@@ -350,6 +350,24 @@ private:
       return true;
     };
     std::vector<FixItHint> Out;
+    if (Fix.Kind == RaceReport::BarrierFix::Trailing) {
+      // On a line of its own before the body's closing brace, indented as
+      // the body's statements are, or before the brace on its line.
+      SourceLocation Brace = Fix.EndOf->getRBracLoc();
+      if (Brace.isInvalid() || Brace.isMacroID() || Fix.EndOf->body_empty())
+        return {};
+      const Stmt *First = *Fix.EndOf->body_begin();
+      if (First->getBeginLoc().isMacroID())
+        return {};
+      if (Alone(Brace, true) &&
+          SM.getSpellingLineNumber(Brace) !=
+              SM.getSpellingLineNumber(Fix.EndOf->getLBracLoc()))
+        return {FixItHint::CreateInsertion(
+            Brace.getLocWithOffset(
+                -int(SM.getSpellingColumnNumber(Brace) - 1)),
+            Indent(First->getBeginLoc()) + "__syncthreads();\n")};
+      return {FixItHint::CreateInsertion(Brace, "__syncthreads(); ")};
+    }
     if (!Fix.Before || (!Fix.Arriving.empty() && !Fix.After))
       return {};
     SourceLocation Before = Fix.Before->getBeginLoc();
@@ -378,6 +396,7 @@ private:
       Sync = "asm volatile(\"bar.sync " + Op + ";\");";
       break;
     case RaceReport::BarrierFix::BlockSync:
+    case RaceReport::BarrierFix::Trailing:
       Sync = "__syncthreads();";
       break;
     case RaceReport::BarrierFix::WarpSync:

@@ -45,6 +45,31 @@ __global__ void tilesAfter(const float *g, float *out) {
   out[blockIdx.x * 256 + threadIdx.x] = acc;
 }
 
+// Across iterations: the next tile's write against this tile's reads.
+// shmem-lint: block=256
+__global__ void trailingBefore(const float *g, float *out) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int k = 0; k < 8; ++k) {
+    s[threadIdx.x] = g[k * 256 + threadIdx.x];
+    __syncthreads();
+    acc += s[255 - threadIdx.x];
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+// shmem-lint: block=256
+__global__ void trailingAfter(const float *g, float *out) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int k = 0; k < 8; ++k) {
+    s[threadIdx.x] = g[k * 256 + threadIdx.x];
+    __syncthreads();
+    acc += s[255 - threadIdx.x];
+    __syncthreads();
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+
 // shmem-lint: block=256
 __global__ void halfWarpBefore(const float *, float *out) {
   __shared__ float s[16];
@@ -141,6 +166,8 @@ static const Entry Kernels[] = {
     {"exchangeAfter", exchangeAfter, exchangeExpect},
     {"tilesBefore", tilesBefore, tilesExpect},
     {"tilesAfter", tilesAfter, tilesExpect},
+    {"trailingBefore", trailingBefore, tilesExpect},
+    {"trailingAfter", trailingAfter, tilesExpect},
     {"halfWarpBefore", halfWarpBefore, halfExpect},
     {"halfWarpAfter", halfWarpAfter, halfExpect},
     {"oneWarpBefore", oneWarpBefore, oneExpect},

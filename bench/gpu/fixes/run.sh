@@ -18,7 +18,7 @@ bin=/tmp/fixes
   timeout 60 "$SANITIZER" --tool racecheck $bin 2>&1 | tail -3
   echo "== barrier fix-its (barriers.cu), before and after"
   "$NVCC" -arch=sm_90 -lineinfo -o /tmp/barriers "$here/barriers.cu" || exit 1
-  for k in exchange tiles halfWarp oneWarp divergent; do
+  for k in exchange tiles trailing halfWarp oneWarp divergent; do
     for v in Before After; do
       timeout 60 /tmp/barriers $k$v
       echo "-- racecheck $k$v"

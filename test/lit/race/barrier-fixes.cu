@@ -9,6 +9,7 @@
 // AFTER: :{{[0-9]+}}:9: warning: thread 0 reads s[1] (line {{[0-9]+}}) while thread 1 writes s[1]
 // AFTER: :{{[0-9]+}}:27: warning: thread 0 reads s[255]
 // AFTER: :{{[0-9]+}}:10: warning: thread 31 reads s[32]
+// AFTER: :{{[0-9]+}}:5: warning: thread 255 writes s[255] (line {{[0-9]+}}) in the next iteration
 
 // A race finding's barrier is a fix-it where it is one statement, and only
 // once analysing the pair again with it finds the race gone (issue #25).
@@ -156,4 +157,69 @@ __global__ void uneven(float *out) {
     // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: thread 31 reads s[32] (line [[@LINE-1]]) while thread 32 writes s[32] (line [[@LINE-2]]); no barrier between them; the loop at line [[@LINE-3]] may run a different number of times in different threads, so a __syncthreads() in it would be a divergent barrier: run it as often in every thread (guard its body instead) and add __syncthreads() between line [[@LINE-2]] and line [[@LINE-1]] [shmem-race]
   }
   out[threadIdx.x] = y;
+}
+
+// Across iterations: the trailing barrier, as the body's last statement,
+// where every thread runs the loop as often (a run-time trip count the
+// same in every thread, or the analysis's unrolled one). (The expectations
+// stand outside the body: clang prints the lines between a warning and
+// its fix-it, and a comment there with its text would match itself.)
+// shmem-lint: block=256
+__global__ void trailing(const float *g, float *out, int n) {
+  __shared__ float s[256];
+  float acc = 0;
+  // CHECK-MESSAGES: :[[@LINE+2]]:5: warning: thread 255 writes s[255] (line [[@LINE+2]]) in the next iteration of the loop at line [[@LINE+1]] while thread 0 reads s[255] (line [[@LINE+4]]); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
+  for (int k = 0; k < n; ++k) {
+    s[threadIdx.x] = g[k * 256 + threadIdx.x];
+    __syncthreads();
+    acc += s[255 - threadIdx.x];
+  }
+  // FIXED: {{^}}    acc += s[255 - threadIdx.x];
+  // FIXED-NEXT: {{^}}    __syncthreads();
+  // FIXED-NEXT: {{^}}  }
+  out[threadIdx.x] = acc;
+}
+
+// shmem-lint: block=256
+__global__ void trailingUnrolled(const float *g, float *out) {
+  __shared__ float s[256];
+  float acc = 0;
+  // CHECK-MESSAGES: :[[@LINE+2]]:5: warning: thread 255 writes s[255] (line [[@LINE+2]], k = 1) in the next iteration of the loop at line [[@LINE+1]] while thread 0 reads s[255] (line [[@LINE+4]], k = 0); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
+  for (int k = 0; k < 4; ++k) {
+    s[threadIdx.x] = g[k * 256 + threadIdx.x];
+    __syncthreads();
+    acc += s[255 - threadIdx.x];
+  }
+  // FIXED: {{^}}    acc += s[255 - threadIdx.x];
+  // FIXED-NEXT: {{^}}    __syncthreads();
+  // FIXED-NEXT: {{^}}  }
+  out[threadIdx.x] = acc;
+}
+
+// On one line: before the brace.
+// shmem-lint: block=256
+__global__ void trailingOneLine(const float *g, float *out, int n) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int k = 0; k < n; ++k) { s[threadIdx.x] = g[k]; __syncthreads(); acc += s[255 - threadIdx.x]; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: thread 255 writes s[255] (line [[@LINE-1]]) in the next iteration of the loop at line [[@LINE-1]] while thread 0 reads s[255] (line [[@LINE-1]]); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
+  // FIXED: {{^}}  for (int k = 0; k < n; ++k) { s[threadIdx.x] = g[k]; __syncthreads(); acc += s[255 - threadIdx.x]; __syncthreads(); }
+  out[threadIdx.x] = acc;
+}
+
+// Negative: a `continue` skips the end of the body, so a barrier there is
+// not in every iteration: no fix-it.
+// shmem-lint: block=256
+__global__ void trailingContinue(const float *g, float *out, int n) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int k = 0; k < n; ++k) {
+    s[threadIdx.x] = g[k * 256 + threadIdx.x];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 255 writes s[255] (line [[@LINE-1]]) in the next iteration of the loop at line [[@LINE-2]] while thread 0 reads s[255] (line [[@LINE+4]]); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
+    __syncthreads();
+    if (g[k] > 0)
+      continue;
+    acc += s[255 - threadIdx.x];
+  }
+  out[threadIdx.x] = acc;
 }

@@ -80,7 +80,8 @@ __global__ void noBarrier(const float *in, float *out, int iters) {
     float left = buf[cur][(t + 255) % 256];
     float right = buf[cur][(t + 1) % 256];
     buf[nxt][t] = 0.5f * (left + right);
-// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 31 writes buf[0][31] (line 82) in the next iteration of the loop at line 77 while thread 32 reads buf[0][31] (line 80); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
   }
+// CHECK-MESSAGES: :[[@LINE-2]]:5: warning: thread 31 writes buf[0][31] (line 82) in the next iteration of the loop at line 77 while thread 32 reads buf[0][31] (line 80); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
+// (After the loop: clang prints the lines down to the fix-it at its brace.)
   out[t] = buf[iters & 1][t];
 }

@@ -72,9 +72,9 @@ __global__ void tiledNoTrailingBarrier(const float *in, float *out, int n) {
 // shmem-lint: block=128
 __global__ void runTimeTrips(const float *in, float *out, int n) {
   __shared__ float s[128];
+// CHECK-MESSAGES: :[[@LINE+2]]:5: warning: thread 32 writes s[32] (line [[@LINE+2]]) in the next iteration of the loop at line [[@LINE+1]] while thread 31 reads s[32] (line [[@LINE+4]]); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
   for (int i = 0; i < n; ++i) {
     s[threadIdx.x] = in[i];
-// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 32 writes s[32] (line 76) in the next iteration of the loop at line 75 while thread 31 reads s[32] (line 79); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
     __syncthreads();
     out[i] = s[(threadIdx.x + i) % 128];
   }
@@ -108,9 +108,9 @@ __global__ void afterTheLoop(const float *in, float *out, int n) {
 __global__ void whileLoop(const float *in, float *out, int n) {
   __shared__ float s[128];
   int i = 0;
+// CHECK-MESSAGES: :[[@LINE+2]]:5: warning: thread 127 writes s[127] (line [[@LINE+2]]) in the next iteration of the loop at line [[@LINE+1]] while thread 0 reads s[127] (line [[@LINE+4]]); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
   while (i < n) {
     s[threadIdx.x] = in[i];
-// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 127 writes s[127] (line 112) in the next iteration of the loop at line 111 while thread 0 reads s[127] (line 115); no barrier between them; add __syncthreads() at the end of the loop body (a trailing barrier) so that the next iteration waits for this one [shmem-race]
     __syncthreads();
     out[i] = s[127 - threadIdx.x];
     ++i;
