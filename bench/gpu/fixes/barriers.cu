@@ -115,7 +115,9 @@ __global__ void oneWarpAfter(const float *, float *out) {
 }
 
 // A __syncthreads() only warps 0-1 reach (shmem-divergent-barrier), and
-// its fix-it: their named barrier.
+// its fix-it: their named barrier. The others wait at the barrier after
+// the branch, which the first pairs with (threads that exit instead would
+// not hold it up: a bar.sync waits for the non-exited threads).
 // shmem-lint: block=256
 __global__ void divergentBefore(const float *, float *out) {
   __shared__ float s[64];
@@ -125,6 +127,7 @@ __global__ void divergentBefore(const float *, float *out) {
     __syncthreads();
     y = s[63 - threadIdx.x];
   }
+  __syncthreads();
   out[blockIdx.x * 256 + threadIdx.x] = y;
 }
 // shmem-lint: block=256
@@ -136,6 +139,7 @@ __global__ void divergentAfter(const float *, float *out) {
     asm volatile("bar.sync 1, 64;");
     y = s[63 - threadIdx.x];
   }
+  __syncthreads();
   out[blockIdx.x * 256 + threadIdx.x] = y;
 }
 

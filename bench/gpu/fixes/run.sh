@@ -26,7 +26,7 @@ bin=/tmp/fixes
         /tmp/barriers $k$v 16 1 2>&1 | tail -2
       echo "-- synccheck $k$v"
       timeout 60 "$SANITIZER" --tool synccheck /tmp/barriers $k$v 16 1 2>&1 |
-        tail -1
+        grep -E 'Barrier error|ERROR SUMMARY: [0-9]+ errors?$' | sort | uniq -c
     done
   done
 } > "$out" 2>&1
