@@ -91,6 +91,9 @@ struct RaceReport {
   /// threads take (`if (tid < 64) { s[tid] = ..; .. = s[63 - tid]; }`): a
   /// block barrier between them is reached by those threads only.
   bool InBranch = false;
+  /// For InBranch: closing the branch before the later access and opening
+  /// it again after a __syncthreads() was analysed and orders the pair.
+  bool SplitOrders = false;
   /// The two accesses are parts of one statement (`s[i] = s[j]`): no
   /// barrier goes between them; the read must go to a register first.
   bool SameStatement = false;

@@ -374,6 +374,11 @@ private:
   void suggestBarrier(RaceReport &R);
   void suggestWarpBarrier(RaceReport &R);
   void suggestTrailingBarrier(RaceReport &R);
+  /// For a race in the braces \p Block of an if some threads skip: whether
+  /// closing the branch before the later access and opening it again after
+  /// a __syncthreads() orders the pair, that barrier reached by every
+  /// thread (the if's condition decided by no thread-dependent branch).
+  bool splitOrders(const RaceReport &R, const Stmt *Block);
   /// Virtual `bar.sync Id, Count` uses by \p Threads before every instance
   /// of the site of trace access \p Access (one per unrolled iteration).
   std::vector<VirtualBarrierUse>

@@ -242,6 +242,7 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
   if (E.AfterExit || L.AfterExit)
     return;
   R.InBranch = true;
+  R.SplitOrders = splitOrders(R, EBlock);
   if (!Straight || !WholeWarps(L.Active))
     return;
   std::optional<int64_t> Id = freeBarrierId();
@@ -258,6 +259,31 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
                          R.Later.Access, true,      std::nullopt};
   if (fixed(R, {Sync}))
     R.Fix = std::move(Fix);
+}
+
+bool RaceFinder::splitOrders(const RaceReport &R, const Stmt *Block) {
+  // Closing the branch before the later access and opening it again after
+  // a __syncthreads() puts the barrier beside the if, which every thread
+  // reaches when no thread-dependent branch decides whether it runs (in the
+  // kernel's own body: a callee's context is its callers' too).
+  const SharedAccess &L = T.Accesses[R.Later.Access];
+  const FunctionDecl *F = functionOf(L);
+  if (!F || !L.CallStack.empty())
+    return false;
+  const auto *If = dyn_cast_or_null<IfStmt>(parents(F).getParent(Block));
+  if (!If || If->getConditionVariable() || If->getInit())
+    return false;
+  if (!UA)
+    UA = std::make_unique<UniformityAnalysis>(Ctx, &T.Geometry,
+                                              Opts.InlineDepth, Graphs);
+  const FunctionUniformity &FU = UA->analyzeKernel(T.Kernel);
+  if (!FU.valid() || !FU.blockOf(If->getCond()) ||
+      !FU.controllingBranches(If->getCond(), UniformityLevel::WarpUniform)
+           .empty())
+    return false;
+  // Then every thread waits there: the what-if.
+  return fixed(R, syncBeforeSite(R.Later.Access, VirtualBarrierId, N,
+                                 std::vector<char>(N, 1)));
 }
 
 /// Whether \p S holds a jump that leaves the body of the loop it is in

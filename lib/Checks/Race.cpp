@@ -309,15 +309,23 @@ private:
                                 std::to_string(LLine))
        << ", so a __syncthreads() between them would be a divergent "
           "barrier";
-    if (const auto &Fix = R.Fix)
+    std::string Split = "close the branch before line " +
+                        std::to_string(LLine) +
+                        ", call __syncthreads() there and open the branch "
+                        "again after it";
+    if (const auto &Fix = R.Fix) {
       OS << ": add 'bar.sync " << Fix->Id << ", " << Fix->Count
          << ";' before the " << noun(L) << " at line " << LLine
-         << " (named barrier " << Fix->Id
-         << " for the " << Fix->Count
-         << " threads that run them), or close the branch before a "
-            "__syncthreads() and open it again after";
-    else
-      OS << ": close the branch before the barrier and open it again after";
+         << " (named barrier " << Fix->Id << " for the " << Fix->Count
+         << " threads that run them)";
+      if (R.SplitOrders)
+        OS << ", or " << Split;
+    } else if (R.SplitOrders) {
+      OS << ": " << Split;
+    } else {
+      OS << ": order them where every thread passes, or with a barrier of "
+            "the threads that run them";
+    }
     return OS.str();
   }
 

@@ -6,6 +6,7 @@
 // RUN: FileCheck --check-prefix=FIXED %s < %t.cu
 // RUN: %not %shmem-lint --checks='shmem-*' %t.cu | FileCheck --check-prefix=AFTER --implicit-check-not=warning: %s
 // AFTER: :{{[0-9]+}}:9: warning: thread 0 reads s[47]
+// AFTER: :{{[0-9]+}}:11: warning: thread 0 reads s[47]
 // AFTER: :{{[0-9]+}}:22: warning: thread 31 reads s[32]
 
 // Where not every thread passes between two racing accesses, a
@@ -21,7 +22,7 @@ __global__ void inBranch(float *out) {
   if (threadIdx.x < 64) {
     s[threadIdx.x] = threadIdx.x;
     y = s[63 - threadIdx.x];
-    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: thread 0 reads s[63] (line [[@LINE-1]]) while thread 63 writes s[63] (line [[@LINE-2]]); no barrier between them; only warps 0, 1 run lines [[@LINE-2]] and [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: add 'bar.sync 1, 64;' before the read at line [[@LINE-1]] (named barrier 1 for the 64 threads that run them), or close the branch before a __syncthreads() and open it again after [shmem-race]
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: thread 0 reads s[63] (line [[@LINE-1]]) while thread 63 writes s[63] (line [[@LINE-2]]); no barrier between them; only warps 0, 1 run lines [[@LINE-2]] and [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: add 'bar.sync 1, 64;' before the read at line [[@LINE-1]] (named barrier 1 for the 64 threads that run them), or close the branch before line [[@LINE-1]], call __syncthreads() there and open the branch again after it [shmem-race]
     // FIXED: {{^}}    s[threadIdx.x] = threadIdx.x;
     // FIXED-NEXT: {{^}}    asm volatile("bar.sync 1, 64;");
     // FIXED-NEXT: {{^}}    y = s[63 - threadIdx.x];
@@ -35,7 +36,7 @@ __global__ void inBranchOneLine(float *out) {
   __shared__ float s[64];
   float y = 0;
   if (threadIdx.x < 64) { s[threadIdx.x] = 1.0f; y = s[63 - threadIdx.x]; }
-  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: thread 0 reads s[63] (line [[@LINE-1]]) while thread 63 writes s[63] (line [[@LINE-1]]); no barrier between them; only warps 0, 1 run line [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: add 'bar.sync 1, 64;' before the read at line [[@LINE-1]] (named barrier 1 for the 64 threads that run them), or close the branch before a __syncthreads() and open it again after [shmem-race]
+  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: thread 0 reads s[63] (line [[@LINE-1]]) while thread 63 writes s[63] (line [[@LINE-1]]); no barrier between them; only warps 0, 1 run line [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: add 'bar.sync 1, 64;' before the read at line [[@LINE-1]] (named barrier 1 for the 64 threads that run them), or close the branch before line [[@LINE-1]], call __syncthreads() there and open the branch again after it [shmem-race]
   // FIXED: {{^}}  if (threadIdx.x < 64) { s[threadIdx.x] = 1.0f; asm volatile("bar.sync 1, 64;"); y = s[63 - threadIdx.x]; }
   out[threadIdx.x] = y;
 }
@@ -48,7 +49,24 @@ __global__ void inBranchPartialWarp(float *out) {
   if (threadIdx.x < 48) {
     s[threadIdx.x] = threadIdx.x;
     y = s[47 - threadIdx.x];
-    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: thread 0 reads s[47] (line [[@LINE-1]]) while thread 47 writes s[47] (line [[@LINE-2]]); no barrier between them; only threads with threadIdx.x < 48 run lines [[@LINE-2]] and [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: close the branch before the barrier and open it again after [shmem-race]
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: thread 0 reads s[47] (line [[@LINE-1]]) while thread 47 writes s[47] (line [[@LINE-2]]); no barrier between them; only threads with threadIdx.x < 48 run lines [[@LINE-2]] and [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: close the branch before line [[@LINE-1]], call __syncthreads() there and open the branch again after it [shmem-race]
+  }
+  out[threadIdx.x] = y;
+}
+
+// Nested in a branch some threads skip: a barrier beside the inner if would
+// be divergent too, so that is not the advice; 48 threads are not whole
+// warps, so no named barrier either.
+// shmem-lint: block=256
+__global__ void inNestedBranch(float *out) {
+  __shared__ float s[48];
+  float y = 0;
+  if (threadIdx.x < 128) {
+    if (threadIdx.x < 48) {
+      s[threadIdx.x] = threadIdx.x;
+      y = s[47 - threadIdx.x];
+      // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: thread 0 reads s[47] (line [[@LINE-1]]) while thread 47 writes s[47] (line [[@LINE-2]]); no barrier between them; only threads with threadIdx.x < 48 run lines [[@LINE-2]] and [[@LINE-1]], so a __syncthreads() between them would be a divergent barrier: order them where every thread passes, or with a barrier of the threads that run them [shmem-race]
+    }
   }
   out[threadIdx.x] = y;
 }
