@@ -22,6 +22,10 @@
 
 #include "Checks.h"
 
+#include "Analysis/Program/BranchRegions.h"
+
+#include "clang/AST/ParentMap.h"
+
 #include <optional>
 #include <set>
 #include <string>
@@ -60,6 +64,19 @@ struct HoistWhatIf {
 HoistWhatIf hoistWhatIf(const KernelContext &K,
                         const std::vector<unsigned> &Events,
                         const std::vector<char> &Active);
+
+/// The words of both, for the note on a `__syncthreads()` call \p Call
+/// that the if \p Primary alone makes divergent (none for another
+/// branch): where hoisting puts it (when the call is a statement of the
+/// braces of one arm, with what reopening the branch needs), and the named
+/// barrier, which becomes \p F's fix-it when it holds and hoisting orders
+/// nothing it does not. \p Evs are the call's trace events, reached by
+/// \p Active; \p PM the kernel's parent map.
+std::string hoistAdvice(const KernelContext &K, const clang::CallExpr *Call,
+                        const BranchInfo &Primary,
+                        const std::vector<const BarrierEvent *> &Evs,
+                        const std::vector<char> &Active,
+                        const clang::ParentMap &PM, Finding &F);
 
 } // namespace divergent
 } // namespace shmem

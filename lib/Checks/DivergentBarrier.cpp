@@ -46,8 +46,6 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <cstring>
-#include <functional>
-#include <set>
 #include <sstream>
 
 using namespace clang;
@@ -495,7 +493,10 @@ private:
     std::string Fix = fixFor(Why, Site.Sc);
     if (Why == Reason::Inside && Exact && Site.Sc == Scope::Block &&
         Deciders.size() == 1)
-      Fix += hoistAdvice(Site, Primary, Evs, Active, F);
+      if (const auto *Call = dyn_cast<CallExpr>(Site.S);
+          Call && !Site.Callee)
+        Fix += hoistAdvice(K, Call, Primary, Evs, Active,
+                           UA.analyzeKernel(K.Kernel).parents(), F);
     if (Site.Collective)
       for (size_t At; (At = Fix.find("the barrier")) != std::string::npos;)
         Fix.replace(At, strlen("the barrier"), "the call");
@@ -512,123 +513,6 @@ private:
     }
     addContextNotes(F, Site, Chain, UsedMask);
     Sink.report(F);
-  }
-
-  /// For a __syncthreads() written in the one branch that makes it
-  /// divergent: where hoisting puts it, and the named barrier of the warps
-  /// that reach it, each checked by a what-if of the race analysis
-  /// (BarrierHoist.h); the named barrier is \p F's fix-it when it holds.
-  std::string hoistAdvice(const BarrierSite &Site, const BranchInfo &Primary,
-                          const std::vector<const BarrierEvent *> &Evs,
-                          const std::vector<char> &Active, Finding &F) {
-    const auto *Call = dyn_cast<CallExpr>(Site.S);
-    const auto *If = dyn_cast_or_null<IfStmt>(Primary.Construct);
-    if (!Call || Site.Callee || !If)
-      return "";
-    std::vector<unsigned> Events;
-    for (const BarrierEvent *Ev : Evs)
-      Events.push_back(unsigned(Ev - K.Trace.Barriers.data()));
-    HoistWhatIf W = hoistWhatIf(K, Events, Active);
-    std::ostringstream OS;
-    // Splitting the branch is one place only when the barrier is a
-    // statement of the braces of one of its arms.
-    const ParentMap &PM = UA.analyzeKernel(K.Kernel).parents();
-    const auto *Arm = dyn_cast_or_null<CompoundStmt>(PM.getParent(Call));
-    if (Arm && (Arm == If->getThen() || Arm == If->getElse()) &&
-        W.Split.Holds)
-      OS << ": end the branch before line " << line(Call)
-         << " and open it again after the barrier, with the same condition"
-         << splitCaveats(If, Arm, Call)
-         << " (analysed with every thread waiting there: no new race"
-         << (W.Split.FirstOrdered.empty()
-                 ? std::string()
-                 : ", and it orders what the branch leaves racing: " +
-                       W.Split.FirstOrdered)
-         << ")";
-    if (!W.NamedId)
-      return OS.str();
-    std::string Op = "bar.sync " + std::to_string(*W.NamedId) + ", " +
-                     std::to_string(W.NamedCount) + ";";
-    std::string Who = describeWarps(Active, geometry());
-    // The named barrier orders nothing for the other threads: where the
-    // hoisted one orders a race it leaves, it is the lesser fix.
-    bool Lesser = W.Split.Holds &&
-                  llvm::any_of(W.Split.Orders, [&](const auto &P) {
-                    return !W.Named.Orders.count(P);
-                  });
-    if (W.Named.Holds && Lesser) {
-      OS << "; a named barrier for " << Who << " alone ('" << Op
-         << "') would leave that race";
-    } else if (W.Named.Holds) {
-      OS << "; or, since " << Who
-         << " are the threads that reach it, make it their named barrier, "
-            "asm volatile(\""
-         << Op << "\") (analysed: no new race)";
-      if (!Call->getBeginLoc().isMacroID() && !Call->getEndLoc().isMacroID())
-        F.Fixes.push_back(FixItHint::CreateReplacement(
-            Call->getSourceRange(), "asm volatile(\"" + Op + "\")"));
-    } else if (!W.Named.Race.empty()) {
-      OS << "; a named barrier for " << Who << " alone ('" << Op
-         << "') would not do: " << W.Named.Race;
-    }
-    return OS.str();
-  }
-
-  /// What reopening the branch after the barrier needs: the condition read
-  /// before the branch changes it, and its declarations moved out.
-  std::string splitCaveats(const IfStmt *If, const CompoundStmt *Arm,
-                           const CallExpr *Barrier) const {
-    std::set<const ValueDecl *> Read;
-    std::function<void(const Stmt *)> Reads = [&](const Stmt *S) {
-      if (!S)
-        return;
-      if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-        Read.insert(DR->getDecl());
-      for (const Stmt *C : S->children())
-        Reads(C);
-    };
-    Reads(If->getCond());
-    std::set<std::string> Changed, Declared;
-    std::function<void(const Stmt *)> Writes = [&](const Stmt *S) {
-      if (!S)
-        return;
-      const Expr *Target = nullptr;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S);
-          BO && BO->isAssignmentOp())
-        Target = BO->getLHS();
-      else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-               UO && UO->isIncrementDecrementOp())
-        Target = UO->getSubExpr();
-      if (Target)
-        if (const auto *DR =
-                dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
-            DR && Read.count(DR->getDecl()))
-          Changed.insert(DR->getDecl()->getNameAsString());
-      for (const Stmt *C : S->children())
-        Writes(C);
-    };
-    for (const Stmt *S : Arm->body()) {
-      if (S == Barrier)
-        break;
-      Writes(S);
-      if (const auto *DS = dyn_cast<DeclStmt>(S))
-        for (const Decl *D : DS->decls())
-          if (const auto *V = dyn_cast<VarDecl>(D))
-            Declared.insert(V->getNameAsString());
-    }
-    std::string Out;
-    auto List = [](const std::set<std::string> &Names) {
-      std::string L;
-      for (const std::string &N : Names)
-        L += (L.empty() ? "'" : ", '") + N + "'";
-      return L;
-    };
-    if (!Changed.empty())
-      Out += ", kept in a variable before the branch (it changes " +
-             List(Changed) + ")";
-    if (!Declared.empty())
-      Out += ", and " + List(Declared) + " declared before the branch";
-    return Out;
   }
 
   /// A __syncwarp(mask) that no thread-dependent branch guards can still be
