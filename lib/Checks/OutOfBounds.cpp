@@ -1,0 +1,146 @@
+//===- OutOfBounds.cpp - shmem-out-of-bounds ------------------------------===//
+//
+// A shared access past the extent of the variable it indexes: for the
+// block shape the kernel runs with, some thread's bytes fall before the
+// start of the array or after its end. compute-sanitizer's memcheck finds
+// such an access at run time only when it leaves the block's shared window
+// (one past one array usually lands in the next, silently); here every
+// access the walk evaluated is checked against its own variable, with the
+// thread, the element and the iteration.
+//
+// The claim needs exact facts: the threads that run the access (no
+// approximate mask) and each one's byte offset (a concrete value, as in
+// unrolled loops; an offset with an unknown, such as a loop's symbolic
+// iteration or data, is not judged), under a shape the source states (a
+// launch, an annotation, __launch_bounds__): an assumed shape makes
+// thread-indexed tiles look too small. Dynamic shared memory (extern
+// __shared__) has no extent in the source and is not checked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checks.h"
+#include "ThreadSets.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <set>
+#include <sstream>
+
+using namespace clang;
+
+namespace shmem {
+namespace {
+
+class OutOfBoundsChecker {
+public:
+  OutOfBoundsChecker(const KernelContext &K, FindingSink &Sink)
+      : K(K), T(K.Trace), Sink(Sink) {}
+
+  void run() {
+    if (T.GeometryAssumed)
+      return;
+    // One finding per access site: its first instance out of bounds.
+    std::set<std::pair<const Expr *, std::vector<const CallExpr *>>> Done;
+    for (const SharedAccess &A : T.Accesses) {
+      if (Done.count({A.E, A.CallStack}))
+        continue;
+      if (check(A))
+        Done.insert({A.E, A.CallStack});
+    }
+  }
+
+private:
+  const KernelContext &K;
+  const KernelTrace &T;
+  FindingSink &Sink;
+
+  /// The variable's size in bytes, when the source gives one.
+  std::optional<int64_t> extent(const SharedAccess &A) const {
+    const auto *VD = dyn_cast_or_null<VarDecl>(A.Address.Base);
+    if (!VD || A.Address.DynamicShared)
+      return std::nullopt;
+    QualType Ty = VD->getType();
+    if (Ty->isIncompleteType() || Ty->isDependentType() ||
+        Ty->isIncompleteArrayType())
+      return std::nullopt;
+    return K.Ctx.getTypeSizeInChars(Ty).getQuantity();
+  }
+
+  bool check(const SharedAccess &A) {
+    if (A.ActiveApprox || !A.Matrix.empty() || !A.Address.isShared() ||
+        !A.Address.Offset.isConcrete())
+      return false;
+    std::optional<int64_t> Size = extent(A);
+    if (!Size || *Size <= 0)
+      return false;
+    const Lanes &Off = A.Address.Offset.constants();
+    unsigned N = T.Geometry.threads();
+    std::vector<char> Outside(N, 0);
+    int First = -1;
+    for (unsigned Th = 0; Th < N && Th < A.Active.size(); ++Th)
+      if (A.Active[Th] && (Off[Th] < 0 || Off[Th] + A.Width > *Size)) {
+        Outside[Th] = 1;
+        if (First < 0)
+          First = int(Th);
+      }
+    if (First < 0)
+      return false;
+    report(A, unsigned(First), Off[First], *Size, Outside);
+    return true;
+  }
+
+  static const char *verb(const SharedAccess &A) {
+    switch (A.Kind) {
+    case AccessKind::Load: return "reads";
+    case AccessKind::Store: return "writes";
+    case AccessKind::Atomic: return "atomically updates";
+    }
+    return "accesses";
+  }
+
+  void report(const SharedAccess &A, unsigned Th, int64_t Off, int64_t Size,
+              const std::vector<char> &Outside) {
+    const SourceManager &SM = K.Ctx.getSourceManager();
+    const auto *VD = cast<VarDecl>(A.Address.Base);
+    std::string Name = VD->getNameAsString();
+    std::ostringstream Msg;
+    Msg << T.Geometry.describeThread(Th) << " " << verb(A) << " "
+        << sharedElementName(K.Ctx, A, Off) << " (line "
+        << SM.getExpansionLineNumber(A.Loc) << unrolledIterationValues(T, A)
+        << "), ";
+    if (Off < 0)
+      Msg << -Off << " bytes before the start of '" << Name << "'";
+    else if (Off >= Size)
+      Msg << Off - Size << " bytes past the end of '" << Name << "'";
+    else
+      Msg << "whose last " << Off + A.Width - Size << " of " << A.Width
+          << " bytes are past the end of '" << Name << "'";
+    unsigned Count = std::count(Outside.begin(), Outside.end(), 1);
+    Msg << " (" << Size << " bytes, '"
+        << VD->getType().getAsString(K.Ctx.getPrintingPolicy())
+        << "'); " << Count << " of the threads that run it "
+        << (Count == 1 ? "accesses" : "access")
+        << " outside it: " << divergent::describeThreads(Outside, T.Geometry);
+    Finding F;
+    F.Check = CheckKind::OutOfBounds;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+    F.Message = Msg.str();
+    F.Notes.push_back({VD->getLocation(), "'" + Name + "' is declared here"});
+    if (!A.CallStack.empty())
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
+    addInstantiationNote(K, F.Notes);
+    F.Notes.push_back(blockShapeNote(K));
+    F.Weight = Count;
+    Sink.report(F);
+  }
+};
+
+} // namespace
+
+void checkOutOfBounds(const KernelContext &K, FindingSink &Sink) {
+  OutOfBoundsChecker(K, Sink).run();
+}
+
+} // namespace shmem

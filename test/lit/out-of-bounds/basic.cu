@@ -1,0 +1,102 @@
+// RUN: %check_all_front_ends %s shmem-out-of-bounds
+
+// A shared access past its variable for some thread of the block shape,
+// with the first such thread, the element, the iteration and every thread
+// that goes outside (issue #22).
+
+// An unrolled loop one iteration too long: rows 96-127 of a 96-row tile.
+// shmem-lint: block=32
+__global__ void loopTooLong(float *out) {
+  __shared__ float tile[96][128];
+  for (int j = 0; j < 4; ++j)
+    tile[threadIdx.x + 32 * j][j] = j;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread 0 writes tile[96][3] (line [[@LINE-1]], j = 3), 12 bytes past the end of 'tile' (49152 bytes, 'float[96][128]'); 32 of the threads that run it access outside it: threads 0-31 (linear thread index) [shmem-out-of-bounds]
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x][0];
+}
+
+// A tile sized for fewer threads than the block has.
+// shmem-lint: block=256
+__global__ void tileTooSmall(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x] = 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: thread 128 writes s[128] (line [[@LINE-1]]), 0 bytes past the end of 's' (512 bytes, 'float[128]'); 128 of the threads that run it access outside it: threads with threadIdx.x >= 128 [shmem-out-of-bounds]
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x % 128];
+}
+
+// A neighbour read without its guard: the last thread reads one past.
+// shmem-lint: block=128
+__global__ void neighbour(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 127 reads s[128] (line [[@LINE-1]]), 0 bytes past the end of 's' (512 bytes, 'float[128]'); 1 of the threads that run it accesses outside it: threads with threadIdx.x == 127 [shmem-out-of-bounds]
+}
+
+// Unsigned arithmetic: `threadIdx.x - 1 < 0` is never true, so thread 0
+// reads element 2^32 - 1.
+// shmem-lint: block=128
+__global__ void unsignedWrap(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x - 1 < 0 ? 0 : threadIdx.x - 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[4294967295] (line [[@LINE-1]]), 17179868668 bytes past the end of 's' (512 bytes, 'float[128]'); 1 of the threads that run it accesses outside it: threads with threadIdx.x == 0 [shmem-out-of-bounds]
+}
+
+// A vector access whose last bytes pass the end: thread 63's float2 is
+// elements 126 and 127 of 127.
+// shmem-lint: block=64
+__global__ void vectorTail(float2 *out) {
+  __shared__ float s[127];
+  if (threadIdx.x < 63)
+    s[2 * threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = *reinterpret_cast<float2 *>(&s[2 * threadIdx.x]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 63 reads s[126] (line [[@LINE-1]]), whose last 4 of 8 bytes are past the end of 's' (508 bytes, 'float[127]'); 1 of the threads that run it accesses outside it: threads with threadIdx.x == 63 [shmem-out-of-bounds]
+}
+
+// Negative: the guard keeps the last thread in.
+// shmem-lint: block=128
+__global__ void guarded(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x < 127)
+    out[threadIdx.x] = s[threadIdx.x + 1];
+}
+
+// Negative: the loop stays in the tile.
+// shmem-lint: block=32
+__global__ void loopInBounds(float *out) {
+  __shared__ float tile[96][128];
+  for (int j = 0; j < 3; ++j)
+    tile[threadIdx.x + 32 * j][j] = j;
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x][0];
+}
+
+// Negative: no shape is stated, and with an assumed one a tile indexed by
+// the thread would look too small.
+__global__ void shapeAssumed(float *out) {
+  __shared__ float s[32];
+  s[threadIdx.x] = 1;
+}
+
+// Negative: dynamic shared memory has no extent in the source.
+// shmem-lint: block=256
+__global__ void dynamicShared(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x + 4096] = 1;
+}
+
+// Negative: an offset with an unknown (a run-time trip count) is not
+// judged.
+// shmem-lint: block=32
+__global__ void runTimeLoop(float *out, int n) {
+  __shared__ float s[64];
+  for (int i = 0; i < n; ++i)
+    s[threadIdx.x + 32 * i] = i;
+}
