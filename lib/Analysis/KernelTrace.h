@@ -275,6 +275,9 @@ struct KernelTrace {
   ThreadGeometry Geometry{Dim3{}};
   std::string GeometrySource; ///< "launch at k.cu:40", "assumed", ...
   bool GeometryAssumed = false;
+  /// The bytes of dynamic shared memory the shape's launches give, when
+  /// known (BlockShape::DynamicSharedBytes).
+  std::optional<int64_t> DynamicSharedBytes;
   SymbolTable Symbols;
   std::vector<SharedAccess> Accesses;
   std::vector<BarrierEvent> Barriers;

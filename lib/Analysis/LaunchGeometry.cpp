@@ -104,19 +104,42 @@ public:
     return true;
   }
 
+  /// The launch's dynamic shared memory: its third argument when it is a
+  /// constant (0 when absent), none when not known here.
+  std::optional<int64_t> dynamicBytes(const CallExpr *Config) const {
+    if (!Config)
+      return std::nullopt;
+    if (Config->getNumArgs() < 3)
+      return 0;
+    Expr::EvalResult R;
+    const Expr *Arg = Config->getArg(2);
+    if (Arg->isValueDependent() || !Arg->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+
   void addLaunch(const FunctionDecl *K, const Expr *BlockArg,
-                 SourceLocation Loc) {
+                 SourceLocation Loc, const CallExpr *Config = nullptr) {
     if (!K)
       return;
     auto D = evaluateDim3(BlockArg, Ctx);
     if (!D || D->count() > ThreadGeometry::MaxThreadsPerBlock)
       return;
+    std::optional<int64_t> Dynamic = dynamicBytes(Config);
     auto &V = Launches[K->getCanonicalDecl()];
-    for (const BlockShape &S : V)
-      if (S.Block == *D)
+    for (BlockShape &S : V)
+      if (S.Block == *D) {
+        // Another launch with this shape: the largest size, or none.
+        S.DynamicSharedBytes =
+            S.DynamicSharedBytes && Dynamic
+                ? std::optional<int64_t>(
+                      std::max(*S.DynamicSharedBytes, *Dynamic))
+                : std::nullopt;
         return;
+      }
     BlockShape S;
     S.Block = *D;
+    S.DynamicSharedBytes = Dynamic;
     // The file too when it is not the kernel's (a kernel in a header
     // launched from the .cu), or the line would be looked for in the wrong
     // file.
@@ -134,7 +157,7 @@ public:
     if (!Config || Config->getNumArgs() < 2)
       return true;
     if (const FunctionDecl *K = E->getDirectCallee())
-      addLaunch(K, Config->getArg(1), E->getBeginLoc());
+      addLaunch(K, Config->getArg(1), E->getBeginLoc(), Config);
     else if (const VarDecl *Ptr = pointerVariable(E->getCallee()))
       PointerLaunches.push_back({Ptr, Config->getArg(1), E->getBeginLoc()});
     return true;
@@ -368,7 +391,7 @@ LaunchGeometry::shapeCommentProblems(const FunctionDecl *Kernel) const {
 std::vector<BlockShape>
 LaunchGeometry::shapesFor(const FunctionDecl *Kernel) const {
   if (auto A = annotation(Kernel))
-    return {BlockShape{*A, "shmem-lint annotation", false}};
+    return {BlockShape{*A, "shmem-lint annotation", false, std::nullopt}};
   auto It = Launches.find(Kernel->getCanonicalDecl());
   if (It != Launches.end() && !It->second.empty()) {
     std::vector<BlockShape> V = It->second;
@@ -394,12 +417,13 @@ LaunchGeometry::shapesFor(const FunctionDecl *Kernel) const {
                              "__launch_bounds__(" + std::to_string(N) +
                                  ") in rows of one warp: the kernel reads "
                                  "threadIdx.y or .z",
-                             false}};
-        return {BlockShape{Dim3{N, 1, 1}, "__launch_bounds__", false}};
+                             false, std::nullopt}};
+        return {BlockShape{Dim3{N, 1, 1}, "__launch_bounds__", false,
+                           std::nullopt}};
       }
   if (Opts.BlockDim)
-    return {BlockShape{*Opts.BlockDim, "BlockDim option", false}};
-  return {BlockShape{Opts.DefaultBlockDim, "assumed", true}};
+    return {BlockShape{*Opts.BlockDim, "BlockDim option", false, std::nullopt}};
+  return {BlockShape{Opts.DefaultBlockDim, "assumed", true, std::nullopt}};
 }
 
 } // namespace shmem

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace shmem {
@@ -27,6 +28,11 @@ struct BlockShape {
   Dim3 Block;
   std::string Source; ///< "annotation", "launch at line 40", ...
   bool Assumed = false;
+  /// For launches: the bytes of dynamic shared memory they give (the
+  /// third launch argument, 0 when absent), the largest over the launches
+  /// with this shape; none when one of them gives a size not known at
+  /// compile time, and for shapes that are not launches.
+  std::optional<int64_t> DynamicSharedBytes;
 };
 
 /// What one comment line says as a block shape: nothing (no `shmem-lint:`,

@@ -181,6 +181,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
       KernelTrace Trace = traceKernel(Ctx, K, G, Opts);
       Trace.GeometrySource = Shape.Source;
       Trace.GeometryAssumed = Shape.Assumed;
+      Trace.DynamicSharedBytes = Shape.DynamicSharedBytes;
       Stats.SharedAccesses += Trace.Accesses.size();
       Stats.Barriers += Trace.Barriers.size();
       KernelContext KC{Ctx, Opts, K, displayName(K), Trace, Graphs};

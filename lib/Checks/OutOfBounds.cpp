@@ -14,7 +14,8 @@
 // iteration or data, is not judged), under a shape the source states (a
 // launch, an annotation, __launch_bounds__): an assumed shape makes
 // thread-indexed tiles look too small. Dynamic shared memory (extern
-// __shared__) has no extent in the source and is not checked.
+// __shared__) has the extent its launches give, when every launch with the
+// shape gives a constant size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,11 +56,14 @@ private:
   const KernelTrace &T;
   FindingSink &Sink;
 
-  /// The variable's size in bytes, when the source gives one.
+  /// The variable's size in bytes, when the source gives one: its type's,
+  /// or for dynamic shared memory the size the launches give.
   std::optional<int64_t> extent(const SharedAccess &A) const {
     const auto *VD = dyn_cast_or_null<VarDecl>(A.Address.Base);
-    if (!VD || A.Address.DynamicShared)
+    if (!VD)
       return std::nullopt;
+    if (A.Address.DynamicShared)
+      return T.DynamicSharedBytes;
     QualType Ty = VD->getType();
     if (Ty->isIncompleteType() || Ty->isDependentType() ||
         Ty->isIncompleteArrayType())
@@ -117,9 +121,13 @@ private:
       Msg << "whose last " << Off + A.Width - Size << " of " << A.Width
           << " bytes are past the end of '" << Name << "'";
     unsigned Count = std::count(Outside.begin(), Outside.end(), 1);
-    Msg << " (" << Size << " bytes, '"
-        << VD->getType().getAsString(K.Ctx.getPrintingPolicy())
-        << "'); " << Count << " of the threads that run it "
+    if (A.Address.DynamicShared)
+      Msg << " (the " << Size
+          << " bytes of dynamic shared memory the launch gives)";
+    else
+      Msg << " (" << Size << " bytes, '"
+          << VD->getType().getAsString(K.Ctx.getPrintingPolicy()) << "')";
+    Msg << "; " << Count << " of the threads that run it "
         << (Count == 1 ? "accesses" : "access")
         << " outside it: " << divergent::describeThreads(Outside, T.Geometry);
     Finding F;

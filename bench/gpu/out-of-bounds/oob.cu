@@ -86,11 +86,46 @@ __global__ void shapeAssumed(float *out) {
   s[threadIdx.x] = 1;
 }
 
-// Negative: dynamic shared memory has no extent in the source.
+// Negative: dynamic shared memory without a launch that gives its size
+// has no extent to check against.
 // shmem-lint: block=256
 __global__ void dynamicShared(float *out) {
   extern __shared__ float dyn[];
   dyn[threadIdx.x + 4096] = 1;
+}
+
+// Dynamic shared memory has the extent its launches give: 128 floats for
+// 256 threads.
+__global__ void dynamicTooSmall(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = dyn[threadIdx.x % 128];
+}
+void launchTooSmall(float *out) {
+  dynamicTooSmall<<<1, 256, 128 * sizeof(float)>>>(out);
+}
+
+// Negative: launched with enough.
+__global__ void dynamicEnough(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = dyn[255 - threadIdx.x];
+}
+void launchEnough(float *out) {
+  dynamicEnough<<<1, 256, 256 * sizeof(float)>>>(out);
+}
+
+// Negative: one launch's size is known only at run time, so the extent is
+// not known.
+__global__ void dynamicRunTime(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = 1;
+}
+void launchRunTime(float *out, int n) {
+  dynamicRunTime<<<1, 256, 128 * sizeof(float)>>>(out);
+  dynamicRunTime<<<1, 256, n>>>(out);
 }
 
 // Negative: an offset with an unknown (a run-time trip count) is not
@@ -107,6 +142,11 @@ template <typename T> static void launch(void (*K)(T *), int Threads,
   T *Out;
   cudaMalloc(&Out, 1024 * sizeof(T));
   K<<<1, Threads, Dyn>>>(Out);
+}
+static float *out() {
+  float *Out;
+  cudaMalloc(&Out, 1024 * sizeof(float));
+  return Out;
 }
 static void launchN(void (*K)(float *, int), int Threads, int N) {
   float *Out;
@@ -128,6 +168,9 @@ int main(int argc, char **argv) {
   else if (!strcmp(K, "shapeAssumed")) launch(shapeAssumed, 32);
   else if (!strcmp(K, "dynamicShared")) launch(dynamicShared, 256, 32768);
   else if (!strcmp(K, "runTimeLoop")) launchN(runTimeLoop, 32, 2);
+  else if (!strcmp(K, "dynamicTooSmall")) launchTooSmall(out());
+  else if (!strcmp(K, "dynamicEnough")) launchEnough(out());
+  else if (!strcmp(K, "dynamicRunTime")) launchRunTime(out(), 1024);
   else return 2;
   cudaError_t E = cudaDeviceSynchronize();
   printf("%s: %s\n", K, cudaGetErrorString(E));

@@ -10,7 +10,8 @@ bin=/tmp/oob
 {
   "$NVCC" -arch=sm_90 -lineinfo -o $bin "$here/oob.cu" || exit 1
   for k in loopTooLong tileTooSmall neighbour unsignedWrap vectorTail \
-           guarded loopInBounds shapeAssumed dynamicShared runTimeLoop; do
+           guarded loopInBounds shapeAssumed dynamicShared runTimeLoop \
+           dynamicTooSmall dynamicEnough dynamicRunTime; do
     echo "== $k"
     timeout 60 $bin $k 2>&1 | tail -1
     echo "-- memcheck"

@@ -85,11 +85,47 @@ __global__ void shapeAssumed(float *out) {
   s[threadIdx.x] = 1;
 }
 
-// Negative: dynamic shared memory has no extent in the source.
+// Negative: dynamic shared memory without a launch that gives its size
+// has no extent to check against.
 // shmem-lint: block=256
 __global__ void dynamicShared(float *out) {
   extern __shared__ float dyn[];
   dyn[threadIdx.x + 4096] = 1;
+}
+
+// Dynamic shared memory has the extent its launches give: 128 floats for
+// 256 threads.
+__global__ void dynamicTooSmall(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: thread 128 writes dyn[128] (line [[@LINE-1]]), 0 bytes past the end of 'dyn' (the 512 bytes of dynamic shared memory the launch gives); 128 of the threads that run it access outside it: threads with threadIdx.x >= 128 [shmem-out-of-bounds]
+  __syncthreads();
+  out[threadIdx.x] = dyn[threadIdx.x % 128];
+}
+void launchTooSmall(float *out) {
+  dynamicTooSmall<<<1, 256, 128 * sizeof(float)>>>(out);
+}
+
+// Negative: launched with enough.
+__global__ void dynamicEnough(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = dyn[255 - threadIdx.x];
+}
+void launchEnough(float *out) {
+  dynamicEnough<<<1, 256, 256 * sizeof(float)>>>(out);
+}
+
+// Negative: one launch's size is known only at run time, so the extent is
+// not known.
+__global__ void dynamicRunTime(float *out) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = 1;
+}
+void launchRunTime(float *out, int n) {
+  dynamicRunTime<<<1, 256, 128 * sizeof(float)>>>(out);
+  dynamicRunTime<<<1, 256, n>>>(out);
 }
 
 // Negative: an offset with an unknown (a run-time trip count) is not
