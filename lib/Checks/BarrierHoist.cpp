@@ -52,15 +52,13 @@ public:
     auto Line = [&](const SharedAccess &A) {
       return std::to_string(SM.getExpansionLineNumber(A.Loc));
     };
-    auto Verb = [](const SharedAccess &A) {
-      return A.Kind == AccessKind::Load ? "reads" : "writes";
-    };
-    std::string Words =
-        K.Trace.Geometry.describeThread(R.Later.Thread) + " " + Verb(L) +
-        " " + sharedElementName(K.Ctx, L, R.Later.Offset) + " (line " +
-        Line(L) + ") while " +
-        K.Trace.Geometry.describeThread(R.Earlier.Thread) + " " + Verb(E) +
-        " it (line " + Line(E) + ")";
+    const ThreadGeometry &G = K.Trace.Geometry;
+    std::string Words = G.describeThread(R.Later.Thread) + " " +
+                        accessVerb(L) + " " +
+                        sharedElementName(K.Ctx, L, R.Later.Offset) +
+                        " (line " + Line(L) + ") while " +
+                        G.describeThread(R.Earlier.Thread) + " " +
+                        accessVerb(E) + " it (line " + Line(E) + ")";
     Races.push_back({E.E, L.E, std::move(Words)});
   }
   void handleCut(unsigned, unsigned long long) override { ++Gaps; }

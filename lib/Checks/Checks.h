@@ -122,6 +122,9 @@ std::string sharedElementName(const clang::ASTContext &Ctx,
 /// ", s = 64": the counters of \p T's unrolled loops around \p A.
 std::string unrolledIterationValues(const KernelTrace &T,
                                     const SharedAccess &A);
+/// "reads", "writes" or "atomically updates": what \p A does, as the
+/// messages that name a thread's access say it (in Race.cpp).
+const char *accessVerb(const SharedAccess &A);
 
 /// Run every check enabled in \p Opts over the translation unit.
 RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,

@@ -94,22 +94,13 @@ private:
     return true;
   }
 
-  static const char *verb(const SharedAccess &A) {
-    switch (A.Kind) {
-    case AccessKind::Load: return "reads";
-    case AccessKind::Store: return "writes";
-    case AccessKind::Atomic: return "atomically updates";
-    }
-    return "accesses";
-  }
-
   void report(const SharedAccess &A, unsigned Th, int64_t Off, int64_t Size,
               const std::vector<char> &Outside) {
     const SourceManager &SM = K.Ctx.getSourceManager();
     const auto *VD = cast<VarDecl>(A.Address.Base);
     std::string Name = VD->getNameAsString();
     std::ostringstream Msg;
-    Msg << T.Geometry.describeThread(Th) << " " << verb(A) << " "
+    Msg << T.Geometry.describeThread(Th) << " " << accessVerb(A) << " "
         << sharedElementName(K.Ctx, A, Off) << " (line "
         << SM.getExpansionLineNumber(A.Loc) << unrolledIterationValues(T, A)
         << "), ";

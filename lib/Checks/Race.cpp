@@ -115,14 +115,6 @@ private:
     return K.Trace.Geometry.describeThread(T);
   }
 
-  static const char *verb(const SharedAccess &A) {
-    switch (A.Kind) {
-    case AccessKind::Load: return "reads";
-    case AccessKind::Store: return "writes";
-    case AccessKind::Atomic: return "atomically updates";
-    }
-    return "accesses";
-  }
   static std::string noun(const SharedAccess &A) {
     switch (A.Kind) {
     case AccessKind::Load: return "read";
@@ -149,7 +141,8 @@ private:
   }
 
   std::string side(const RaceSide &S, const SharedAccess &A) const {
-    return thread(S.Thread) + " " + verb(A) + " " + element(A, S.Offset) +
+    return thread(S.Thread) + " " + accessVerb(A) + " " +
+           element(A, S.Offset) +
            " (line " + std::to_string(line(A.Loc)) + iterationValues(A) + ")";
   }
 
@@ -507,6 +500,15 @@ std::string sharedElementName(const ASTContext &Ctx, const SharedAccess &A,
   if (Rem)
     OS << " (byte " << Rem << ")";
   return OS.str();
+}
+
+const char *accessVerb(const SharedAccess &A) {
+  switch (A.Kind) {
+  case AccessKind::Load: return "reads";
+  case AccessKind::Store: return "writes";
+  case AccessKind::Atomic: return "atomically updates";
+  }
+  return "accesses";
 }
 
 std::string unrolledIterationValues(const KernelTrace &T,
