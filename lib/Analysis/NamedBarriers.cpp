@@ -68,6 +68,13 @@ NamedBarriers::NamedBarriers(const KernelTrace &Tr,
   build();
 }
 
+std::optional<int64_t> NamedBarriers::freeId() const {
+  for (int64_t Id = 1; Id < NumBarrierIds; ++Id)
+    if (!llvm::is_contained(IdsUsed, Id))
+      return Id;
+  return std::nullopt;
+}
+
 void NamedBarriers::setWhy(std::string W, std::optional<unsigned> Use) {
   if (!Why.empty())
     return;

@@ -59,6 +59,13 @@
 
 namespace shmem {
 
+/// PTX gives a block 16 named barriers; 0 is __syncthreads()'s.
+constexpr int64_t NumBarrierIds = 16;
+/// The ids of what-if barriers that stand for a block barrier (a hoisted
+/// or added __syncthreads()) and, one per warp above it, for __syncwarp():
+/// past any id a kernel can use, so they never join its own barriers.
+constexpr int64_t VirtualBarrierId = int64_t(1) << 20;
+
 /// A use of a named barrier the trace does not hold: the what-if of a
 /// suggested fix (an arrive after one access, a sync before another, a
 /// barrier of other threads where a divergent one is).
@@ -172,6 +179,9 @@ public:
 
   /// The ids the kernel uses, known or not (for choosing a free one).
   const std::vector<int64_t> &idsUsed() const { return IdsUsed; }
+  /// The lowest id in 1-15 the kernel does not use, for a suggested
+  /// barrier; none when all are taken.
+  std::optional<int64_t> freeId() const;
 
   /// A group that orders the two accesses as order() asks (Intended
   /// analyses: the misused group that would), if any.

@@ -391,8 +391,6 @@ private:
   /// expression statement or a declaration), and that compound; nulls when
   /// the access is nested deeper (a condition, a loop header).
   std::pair<const Stmt *, const Stmt *> blockStatementOf(const SharedAccess &A);
-  /// A free barrier id (1-15, none the kernel uses), if any.
-  std::optional<int64_t> freeBarrierId() const;
   /// Whether the pair of sites of \p R's accesses has no race once
   /// \p Extra is added to the named-barrier order.
   bool fixed(const RaceReport &R, std::vector<VirtualBarrierUse> Extra);

@@ -41,13 +41,6 @@ using namespace clang;
 namespace shmem {
 namespace race {
 
-/// PTX gives a block 16 named barriers; 0 is __syncthreads()'s.
-constexpr int64_t NumBarrierIds = 16;
-/// Ids of the what-if barriers that stand for __syncthreads() and (one per
-/// warp, above it) __syncwarp(): past any id a kernel can use, so they
-/// never meet its own barriers in one group.
-constexpr int64_t VirtualBarrierId = 1 << 20;
-
 const Stmt *RaceFinder::armsOf(const SharedAccess &A, const SharedAccess &B) {
   if (A.CallStack != B.CallStack)
     return nullptr;
@@ -99,13 +92,6 @@ RaceFinder::blockStatementOf(const SharedAccess &A) {
   return {S, P};
 }
 
-std::optional<int64_t> RaceFinder::freeBarrierId() const {
-  for (int64_t Id = 1; Id < NumBarrierIds; ++Id)
-    if (!llvm::is_contained(NB.idsUsed(), Id))
-      return Id;
-  return std::nullopt;
-}
-
 bool RaceFinder::fixed(const RaceReport &R,
                        std::vector<VirtualBarrierUse> Extra) {
   NamedBarriers WhatIf(T, std::move(Extra));
@@ -155,13 +141,6 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
     return;
   // A named barrier counts whole warps, and "after line X" must mean one
   // place: straight-line code on both sides.
-  auto WholeWarps = [&](const std::vector<char> &In) {
-    for (unsigned W = 0; W < G.warps(); ++W)
-      for (unsigned Th = G.warpBegin(W) + 1; Th < G.warpEnd(W); ++Th)
-        if (In[Th] != In[G.warpBegin(W)])
-          return false;
-    return true;
-  };
   bool Straight = E.Loops.empty() && L.Loops.empty();
   auto [EStmt, EBlock] = blockStatementOf(E);
   auto [LStmt, LBlock] = blockStatementOf(L);
@@ -172,10 +151,10 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
   if (Disjoint) {
     // The block splits between them.
     R.Arms = armsOf(E, L);
-    if (!R.Arms || !Straight || !WholeWarps(E.Active) ||
-        !WholeWarps(L.Active))
+    if (!R.Arms || !Straight || !G.wholeWarps(E.Active) ||
+        !G.wholeWarps(L.Active))
       return;
-    std::optional<int64_t> Id = freeBarrierId();
+    std::optional<int64_t> Id = NB.freeId();
     if (!Id)
       return;
     // A producer fills, a consumer reads: the write comes first whichever
@@ -223,10 +202,7 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
       return;
     RaceReport::BarrierFix Fix;
     Fix.Kind = RaceReport::BarrierFix::BlockSync;
-    Fix.WaitBefore = R.Later.Access;
-    Fix.Waiting = L.Active;
     Fix.Before = LStmt;
-    Fix.Count = N;
     if (fixed(R, syncBeforeSite(R.Later.Access, VirtualBarrierId, N,
                                 L.Active)))
       R.Fix = std::move(Fix);
@@ -243,9 +219,9 @@ void RaceFinder::suggestBarrier(RaceReport &R) {
     return;
   R.InBranch = true;
   R.SplitOrders = splitOrders(R, EBlock);
-  if (!Straight || !WholeWarps(L.Active))
+  if (!Straight || !G.wholeWarps(L.Active))
     return;
-  std::optional<int64_t> Id = freeBarrierId();
+  std::optional<int64_t> Id = NB.freeId();
   if (!Id)
     return;
   RaceReport::BarrierFix Fix;
@@ -363,7 +339,6 @@ void RaceFinder::suggestTrailingBarrier(RaceReport &R) {
   RaceReport::BarrierFix Fix;
   Fix.Kind = RaceReport::BarrierFix::Trailing;
   Fix.EndOf = Block;
-  Fix.Count = N;
   if (fixed(R, std::move(Uses)))
     R.Fix = std::move(Fix);
 }
@@ -421,8 +396,6 @@ void RaceFinder::suggestWarpBarrier(RaceReport &R) {
   RaceReport::BarrierFix Fix;
   Fix.Kind = RaceReport::BarrierFix::WarpSync;
   Fix.Mask = Mask;
-  Fix.WaitBefore = R.Later.Access;
-  Fix.Waiting = L.Active;
   Fix.Before = LStmt;
   if (fixed(R, std::move(Uses)))
     R.Fix = std::move(Fix);

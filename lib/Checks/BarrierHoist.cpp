@@ -23,23 +23,21 @@ using namespace clang;
 
 namespace shmem {
 namespace divergent {
-namespace {
-
-/// PTX gives a block 16 named barriers; 0 is __syncthreads()'s.
-constexpr int64_t NumBarrierIds = 16;
 
 /// The racing pairs of one exhaustive analysis (every pair of sites, not
 /// only those that could change a finding), by their expressions, with
 /// the witness's words; gaps counted.
-class RaceCollector : public RaceHandler {
+class BarrierHoist::Races : public RaceHandler {
 public:
-  RaceCollector(const KernelContext &K) : K(K) {}
+  Races(const KernelContext &K) : K(K) {}
 
   struct Race {
     const Expr *Earlier, *Later;
     std::string Words;
   };
-  std::vector<Race> Races;
+  std::vector<Race> Found;
+  /// Found's pairs, both ways round.
+  std::set<std::pair<const Expr *, const Expr *>> Pairs;
   unsigned Gaps = 0;
 
   void handleRace(const RaceReport &) override {}
@@ -59,7 +57,9 @@ public:
                         " (line " + Line(L) + ") while " +
                         G.describeThread(R.Earlier.Thread) + " " +
                         accessVerb(E) + " it (line " + Line(E) + ")";
-    Races.push_back({E.E, L.E, std::move(Words)});
+    Found.push_back({E.E, L.E, std::move(Words)});
+    Pairs.insert({E.E, L.E});
+    Pairs.insert({L.E, E.E});
   }
   void handleCut(unsigned, unsigned long long) override { ++Gaps; }
   void handleGap(unsigned, std::string, std::string) override { ++Gaps; }
@@ -68,11 +68,22 @@ private:
   const KernelContext &K;
 };
 
-/// The races of the trace with its events \p Events replaced by a barrier
-/// of \p Threads (count: their number), against \p Baseline.
-FixVerdict judge(const KernelContext &K, const RaceCollector &Baseline,
-                 const std::vector<unsigned> &Events, int64_t Id,
-                 const std::vector<char> &Threads) {
+BarrierHoist::BarrierHoist(const KernelContext &K) : K(K) {}
+BarrierHoist::~BarrierHoist() = default;
+
+const BarrierHoist::Races &BarrierHoist::asWritten() {
+  if (!AsWritten) {
+    AsWritten = std::make_unique<Races>(K);
+    RaceSearch Search;
+    Search.Exhaustive = true;
+    findRacesWith(K.Ctx, K.Trace, K.Opts, *AsWritten, Search, {}, &K.Graphs);
+  }
+  return *AsWritten;
+}
+
+FixVerdict BarrierHoist::judge(const std::vector<unsigned> &Events,
+                               int64_t Id, const std::vector<char> &Threads) {
+  const Races &Before = asWritten();
   KernelTrace WhatIf = K.Trace;
   std::vector<VirtualBarrierUse> Uses;
   int64_t Count = std::count(Threads.begin(), Threads.end(), 1);
@@ -85,49 +96,30 @@ FixVerdict judge(const KernelContext &K, const RaceCollector &Baseline,
     U.AtBarrier = Ev;
     Uses.push_back(std::move(U));
   }
-  RaceCollector With(K);
+  Races With(K);
   RaceSearch Search;
   Search.Exhaustive = true;
   findRacesWith(K.Ctx, WhatIf, K.Opts, With, Search, std::move(Uses),
                 &K.Graphs);
   FixVerdict V;
-  if (With.Gaps > Baseline.Gaps) {
+  if (With.Gaps > Before.Gaps) {
     V.Unknown = true;
     return V;
   }
-  std::set<std::pair<const Expr *, const Expr *>> Before;
-  for (const RaceCollector::Race &R : Baseline.Races) {
-    Before.insert({R.Earlier, R.Later});
-    Before.insert({R.Later, R.Earlier});
-  }
-  std::set<std::pair<const Expr *, const Expr *>> After;
-  for (const RaceCollector::Race &R : With.Races) {
-    if (!Before.count({R.Earlier, R.Later})) {
+  for (const Races::Race &R : With.Found)
+    if (!Before.Pairs.count({R.Earlier, R.Later})) {
       V.Race = R.Words;
       return V;
     }
-    After.insert({R.Earlier, R.Later});
-    After.insert({R.Later, R.Earlier});
-  }
   V.Holds = true;
-  for (const RaceCollector::Race &R : Baseline.Races)
-    if (!After.count({R.Earlier, R.Later})) {
+  for (const Races::Race &R : Before.Found)
+    if (!With.Pairs.count({R.Earlier, R.Later})) {
       if (V.Orders.empty())
         V.FirstOrdered = R.Words;
       V.Orders.insert({R.Earlier, R.Later});
     }
   return V;
 }
-
-bool wholeWarps(const std::vector<char> &In, const ThreadGeometry &G) {
-  for (unsigned W = 0; W < G.warps(); ++W)
-    for (unsigned Th = G.warpBegin(W) + 1; Th < G.warpEnd(W); ++Th)
-      if (In[Th] != In[G.warpBegin(W)])
-        return false;
-  return true;
-}
-
-} // namespace
 
 /// What reopening the branch after the barrier needs: the condition read
 /// before the branch changes it, and its declarations moved out.
@@ -186,18 +178,18 @@ static std::string splitCaveats(const IfStmt *If, const CompoundStmt *Arm,
   return Out;
 }
 
-std::string hoistAdvice(const KernelContext &K, const CallExpr *Call,
-                        const BranchInfo &Primary,
-                        const std::vector<const BarrierEvent *> &Evs,
-                        const std::vector<char> &Active,
-                        const ParentMap &PM, Finding &F) {
+std::string BarrierHoist::advice(const CallExpr *Call,
+                                 const BranchInfo &Primary,
+                                 const std::vector<const BarrierEvent *> &Evs,
+                                 const std::vector<char> &Active,
+                                 const ParentMap &PM, Finding &F) {
   const auto *If = dyn_cast_or_null<IfStmt>(Primary.Construct);
   if (!If)
     return "";
   std::vector<unsigned> Events;
   for (const BarrierEvent *Ev : Evs)
     Events.push_back(unsigned(Ev - K.Trace.Barriers.data()));
-  HoistWhatIf W = hoistWhatIf(K, Events, Active);
+  HoistWhatIf W = whatIf(Events, Active);
   std::ostringstream OS;
   // Splitting the branch is one place only when the barrier is a
   // statement of the braces of one of its arms.
@@ -248,19 +240,12 @@ std::string hoistAdvice(const KernelContext &K, const CallExpr *Call,
   return OS.str();
 }
 
-HoistWhatIf hoistWhatIf(const KernelContext &K,
-                        const std::vector<unsigned> &Events,
-                        const std::vector<char> &Active) {
+HoistWhatIf BarrierHoist::whatIf(const std::vector<unsigned> &Events,
+                                 const std::vector<char> &Active) {
   HoistWhatIf Out;
   const ThreadGeometry &G = K.Trace.Geometry;
   unsigned N = G.threads();
-  RaceCollector Baseline(K);
-  RaceSearch Search;
-  Search.Exhaustive = true;
-  findRacesWith(K.Ctx, K.Trace, K.Opts, Baseline, Search, {}, &K.Graphs);
-
-  // Hoisted: every thread that has not exited waits there (ids past the
-  // 16 a kernel can use stand for the what-if's barriers).
+  // Hoisted: every thread that has not exited waits there.
   std::vector<char> Alive(N, 1);
   bool AnyExited = false;
   for (unsigned Ev : Events) {
@@ -271,23 +256,20 @@ HoistWhatIf hoistWhatIf(const KernelContext &K,
         AnyExited = true;
       }
   }
-  Out.Split = judge(K, Baseline, Events, int64_t(1) << 20, Alive);
+  Out.Split = judge(Events, VirtualBarrierId, Alive);
 
   // Named: the threads that reach it, when each event has them all and
   // they are whole warps (a bar.sync counts warps).
-  if (AnyExited || !wholeWarps(Active, G))
+  if (AnyExited || !G.wholeWarps(Active))
     return Out;
   for (unsigned Ev : Events)
     if (K.Trace.Barriers[Ev].Active != Active)
       return Out;
-  NamedBarriers Existing(K.Trace);
-  for (int64_t Id = 1; Id < NumBarrierIds && !Out.NamedId; ++Id)
-    if (!llvm::is_contained(Existing.idsUsed(), Id))
-      Out.NamedId = Id;
+  Out.NamedId = NamedBarriers(K.Trace).freeId();
   if (!Out.NamedId)
     return Out;
   Out.NamedCount = std::count(Active.begin(), Active.end(), 1);
-  Out.Named = judge(K, Baseline, Events, *Out.NamedId, Active);
+  Out.Named = judge(Events, *Out.NamedId, Active);
   return Out;
 }
 

@@ -26,6 +26,7 @@
 
 #include "clang/AST/ParentMap.h"
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -58,25 +59,43 @@ struct HoistWhatIf {
   FixVerdict Named;
 };
 
-/// Runs both what-ifs for the block barrier whose trace events are
-/// \p Events (indices into K.Trace.Barriers, every thread exact), reached
-/// by \p Active.
-HoistWhatIf hoistWhatIf(const KernelContext &K,
-                        const std::vector<unsigned> &Events,
-                        const std::vector<char> &Active);
+/// The what-ifs of one kernel trace (one block shape). The races of the
+/// kernel as written are analysed once, at the first question, and every
+/// divergent barrier's what-ifs are compared with them.
+class BarrierHoist {
+public:
+  explicit BarrierHoist(const KernelContext &K);
+  ~BarrierHoist();
 
-/// The words of both, for the note on a `__syncthreads()` call \p Call
-/// that the if \p Primary alone makes divergent (none for another
-/// branch): where hoisting puts it (when the call is a statement of the
-/// braces of one arm, with what reopening the branch needs), and the named
-/// barrier, which becomes \p F's fix-it when it holds and hoisting orders
-/// nothing it does not. \p Evs are the call's trace events, reached by
-/// \p Active; \p PM the kernel's parent map.
-std::string hoistAdvice(const KernelContext &K, const clang::CallExpr *Call,
-                        const BranchInfo &Primary,
-                        const std::vector<const BarrierEvent *> &Evs,
-                        const std::vector<char> &Active,
-                        const clang::ParentMap &PM, Finding &F);
+  /// Both what-ifs for the block barrier whose trace events are \p Events
+  /// (indices into K.Trace.Barriers, every thread exact), reached by
+  /// \p Active.
+  HoistWhatIf whatIf(const std::vector<unsigned> &Events,
+                     const std::vector<char> &Active);
+
+  /// The words of both, for the note on a `__syncthreads()` call \p Call
+  /// that the if \p Primary alone makes divergent (none for another
+  /// branch): where hoisting puts it (when the call is a statement of the
+  /// braces of one arm, with what reopening the branch needs), and the
+  /// named barrier, which becomes \p F's fix-it when it holds and hoisting
+  /// orders nothing it does not. \p Evs are the call's trace events,
+  /// reached by \p Active; \p PM the kernel's parent map.
+  std::string advice(const clang::CallExpr *Call, const BranchInfo &Primary,
+                     const std::vector<const BarrierEvent *> &Evs,
+                     const std::vector<char> &Active,
+                     const clang::ParentMap &PM, Finding &F);
+
+private:
+  class Races;
+  const KernelContext &K;
+  std::unique_ptr<Races> AsWritten;
+
+  const Races &asWritten();
+  /// The races with the trace's events \p Events replaced by a barrier of
+  /// \p Threads (counting them), against the kernel as written.
+  FixVerdict judge(const std::vector<unsigned> &Events, int64_t Id,
+                   const std::vector<char> &Threads);
+};
 
 } // namespace divergent
 } // namespace shmem

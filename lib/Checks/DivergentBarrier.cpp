@@ -62,7 +62,7 @@ public:
   DivergentBarrierChecker(const KernelContext &K, FindingSink &Sink)
       : K(K), Sink(Sink),
         UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth, &K.Graphs),
-        Contents(K.Ctx) {}
+        Contents(K.Ctx), Hoist(K) {}
 
   void run() {
     UA.setStepCap(K.Opts.UniformityStepCap);
@@ -94,6 +94,8 @@ private:
   FindingSink &Sink;
   UniformityAnalysis UA;
   ContentFinder Contents;
+  /// The what-ifs of hoisting, sharing one analysis of the kernel's races.
+  BarrierHoist Hoist;
   /// Barriers divergent only through early exits (see check()).
   std::vector<ExitedBarrier> Exited;
 
@@ -495,8 +497,8 @@ private:
         Deciders.size() == 1)
       if (const auto *Call = dyn_cast<CallExpr>(Site.S);
           Call && !Site.Callee)
-        Fix += hoistAdvice(K, Call, Primary, Evs, Active,
-                           UA.analyzeKernel(K.Kernel).parents(), F);
+        Fix += Hoist.advice(Call, Primary, Evs, Active,
+                            UA.analyzeKernel(K.Kernel).parents(), F);
     if (Site.Collective)
       for (size_t At; (At = Fix.find("the barrier")) != std::string::npos;)
         Fix.replace(At, strlen("the barrier"), "the call");

@@ -42,9 +42,6 @@ using namespace clang;
 namespace shmem {
 namespace {
 
-/// PTX gives a block 16 barriers.
-constexpr int64_t NumBarrierIds = 16;
-
 class NamedBarrierChecker {
 public:
   NamedBarrierChecker(const KernelContext &K, FindingSink &Sink)

@@ -65,6 +65,14 @@ unsigned ThreadGeometry::warpEnd(unsigned W) const {
   return std::min(threads(), (W + 1) * WarpSize);
 }
 
+bool ThreadGeometry::wholeWarps(const std::vector<char> &In) const {
+  for (unsigned W = 0; W < warps(); ++W)
+    for (unsigned Th = warpBegin(W) + 1; Th < warpEnd(W); ++Th)
+      if (In[Th] != In[warpBegin(W)])
+        return false;
+  return true;
+}
+
 unsigned ThreadGeometry::coordinate(unsigned T, unsigned Axis) const {
   switch (Axis) {
   case 0:

@@ -46,6 +46,9 @@ public:
   /// The threads [first, last) of warp \p W (the last warp may be partial).
   unsigned warpBegin(unsigned W) const { return W * WarpSize; }
   unsigned warpEnd(unsigned W) const;
+  /// Whether \p In (1 per thread of the block) holds whole warps only:
+  /// every thread of a warp, or none (what a named barrier can count).
+  bool wholeWarps(const std::vector<char> &In) const;
 
   /// threadIdx.{x,y,z} (Axis 0, 1, 2) in every thread of the block.
   LaneValue threadIdx(unsigned Axis) const;
