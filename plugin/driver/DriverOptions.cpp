@@ -5,7 +5,6 @@
 #include "Explain.h"
 #include "NvccCommand.h"
 #include "OutputFormats.h"
-
 #include "TidyConfig.h"
 
 #include "Analysis/CheckOptions.h"
@@ -55,6 +54,8 @@ WHAT TO ANALYSE:
   --files-regex=RE        only files whose absolute path matches RE
   --diff=REV              only files changed against the git revision REV
                           (`git diff --name-only REV` in the working directory)
+  --vfsoverlay=FILE       lay this clang VFS overlay (YAML) over the files, as
+                          clang-tidy does (an editor's unsaved text)
   -j N, --jobs=N          analyse N files at once (default: one per core)
 
 CHECKS AND OPTIONS (override the nearest .clang-tidy's Checks and CheckOptions):
@@ -637,6 +638,11 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                           Opts.ExportCompileCommands))) {
       if (R < 0)
         return Fail("--export-compile-commands needs a file");
+    } else if ((R = Value("--vfsoverlay", Opts.VfsOverlay))) {
+      if (R < 0 || Opts.VfsOverlay.empty())
+        return Fail("--vfsoverlay needs a file");
+      if (!llvm::sys::fs::exists(Opts.VfsOverlay))
+        return Fail("--vfsoverlay: no such file: '" + Opts.VfsOverlay + "'");
     } else if ((R = Value("--export-fixes", Opts.ExportFixes))) {
       if (R < 0)
         return Fail("--export-fixes needs a file");

@@ -65,6 +65,10 @@ struct DriverOptions {
   /// --export-compile-commands: write the jobs' clang commands as a
   /// compile_commands.json for other clang tools, instead of analysing.
   std::string ExportCompileCommands;
+  /// --vfsoverlay: a clang VFS overlay (YAML) laid over the real files, as
+  /// clang-tidy's option of that name; the language server uses it to
+  /// analyse an editor's unsaved text under the file's own name.
+  std::string VfsOverlay;
   bool Verbose = false;
   /// --stats: print what was analysed (files, kernels, shared accesses,
   /// findings by check) on stderr, without the rest of --verbose.

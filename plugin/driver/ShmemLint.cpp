@@ -277,21 +277,63 @@ private:
 /// messages; false when the file did not parse.
 static bool parseAndAnalyse(const FileJob &Job,
                             const std::vector<std::string> &Args,
-                            bool ColorDiagnostics, JobResult &R,
-                            llvm::raw_ostream &Errors, bool &ToolkitError);
+                            llvm::StringRef VfsOverlay, bool ColorDiagnostics,
+                            JobResult &R, llvm::raw_ostream &Errors,
+                            bool &ToolkitError);
+
+/// The files clang reads for one parse: the real ones, with --vfsoverlay's
+/// YAML laid over them. A file system of its own per parse: ClangTool sets
+/// the working directory of the file system it is given, and the real
+/// one's is the process's, shared by every worker. Null, with the reason on
+/// Msg, when the overlay does not read.
+static llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+filesFor(llvm::StringRef VfsOverlay, llvm::raw_ostream &Msg) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real =
+      llvm::vfs::createPhysicalFileSystem();
+  if (VfsOverlay.empty())
+    return Real;
+  auto Yaml = llvm::MemoryBuffer::getFile(VfsOverlay);
+  if (!Yaml) {
+    Msg << "shmem-lint: error: --vfsoverlay: cannot read '" << VfsOverlay
+        << "': " << Yaml.getError().message() << "\n";
+    return nullptr;
+  }
+  std::string Why;
+  auto Silence = [](const llvm::SMDiagnostic &D, void *Out) {
+    *static_cast<std::string *>(Out) = D.getMessage().str();
+  };
+  std::unique_ptr<llvm::vfs::FileSystem> Redirect = llvm::vfs::getVFSFromYAML(
+      std::move(*Yaml), Silence, VfsOverlay, &Why, Real);
+  if (!Redirect) {
+    Msg << "shmem-lint: error: --vfsoverlay: '" << VfsOverlay
+        << "' is not a VFS overlay" << (Why.empty() ? "" : ": ") << Why
+        << "\n";
+    return nullptr;
+  }
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Real);
+  Overlay->pushOverlay(std::move(Redirect));
+  return Overlay;
+}
 
 /// Parses and analyses one file. Runs on a worker thread: everything it
 /// touches is its own, and clang's messages go to the result, not stderr.
-JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
+JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
+                      bool ColorDiagnostics) {
   JobResult R;
   llvm::raw_string_ostream Msg(R.Messages);
-  if (!llvm::sys::fs::exists(Job.File)) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files =
+      filesFor(VfsOverlay, Msg);
+  if (!Files)
+    return R;
+  llvm::SmallString<256> Abs(Job.File);
+  llvm::sys::path::make_absolute(Job.Directory, Abs);
+  if (!Files->exists(Abs)) {
     Msg << "shmem-lint: error: no such file: '" << Job.File << "'\n";
     return R;
   }
   // What clang would say about a binary is a page of stray characters,
   // and about an empty file nothing at all: one clear line instead.
-  if (auto Text = llvm::MemoryBuffer::getFile(Job.File)) {
+  if (auto Text = Files->getBufferForFile(Abs)) {
     llvm::StringRef Head = (*Text)->getBuffer().take_front(8192);
     if ((*Text)->getBufferSize() == 0) {
       Msg << "shmem-lint: warning: '" << Job.File
@@ -320,8 +362,8 @@ JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
   std::string First;
   llvm::raw_string_ostream FirstMsg(First);
   bool ToolkitError = false;
-  if (parseAndAnalyse(Job, Job.Args, ColorDiagnostics, R, FirstMsg,
-                      ToolkitError)) {
+  if (parseAndAnalyse(Job, Job.Args, VfsOverlay, ColorDiagnostics, R,
+                      FirstMsg, ToolkitError)) {
     Msg << First;
     R.Analysed = true;
     return R;
@@ -334,8 +376,8 @@ JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
     std::string Second;
     llvm::raw_string_ostream SecondMsg(Second);
     bool Again = false;
-    if (parseAndAnalyse(Job, Job.OwnHeaderArgs, ColorDiagnostics, Retry,
-                        SecondMsg, Again)) {
+    if (parseAndAnalyse(Job, Job.OwnHeaderArgs, VfsOverlay, ColorDiagnostics,
+                        Retry, SecondMsg, Again)) {
       Retry.Messages = R.Messages;
       llvm::raw_string_ostream RetryMsg(Retry.Messages);
       RetryMsg << "shmem-lint: warning: '" << Job.File
@@ -356,20 +398,21 @@ JobResult analyseFile(const FileJob &Job, bool ColorDiagnostics) {
 
 static bool parseAndAnalyse(const FileJob &Job,
                             const std::vector<std::string> &Args,
-                            bool ColorDiagnostics, JobResult &R,
-                            llvm::raw_ostream &Msg, bool &ToolkitError) {
+                            llvm::StringRef VfsOverlay, bool ColorDiagnostics,
+                            JobResult &R, llvm::raw_ostream &Msg,
+                            bool &ToolkitError) {
   // ClangTool looks files up by absolute path.
   llvm::SmallString<256> Abs(Job.File);
   llvm::sys::path::make_absolute(Job.Directory, Abs);
   FixedCommands DB;
   tooling::CompileCommand C(Job.Directory, Abs.str().str(), Args, "");
   DB.Commands[Abs.str().str()] = C;
-  // A file system of its own: ClangTool sets the working directory of the
-  // file system it is given, and the real one's is the process's, shared by
-  // every worker.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files =
+      filesFor(VfsOverlay, Msg);
+  if (!Files)
+    return false;
   tooling::ClangTool Tool(DB, {Abs.str().str()},
-                          std::make_shared<PCHContainerOperations>(),
-                          llvm::vfs::createPhysicalFileSystem());
+                          std::make_shared<PCHContainerOperations>(), Files);
   Tool.clearArgumentsAdjusters();
   Tool.setPrintErrorMessage(false);
   DiagnosticOptions DiagOpts;
@@ -518,7 +561,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           return;
         I = Next++;
       }
-      Finish(I, analyseFile(Opts.Jobs[I], ColorDiagnostics));
+      Finish(I, analyseFile(Opts.Jobs[I], Opts.VfsOverlay, ColorDiagnostics));
     }
   };
   if (Workers <= 1) {
