@@ -5,6 +5,7 @@
 #include "Explain.h"
 #include "NvccCommand.h"
 #include "OutputFormats.h"
+#include "Server.h"
 #include "TidyConfig.h"
 
 #include "Analysis/CheckOptions.h"
@@ -41,6 +42,7 @@ static const char *const Usage = R"(USAGE: shmem-lint [options] FILE|DIR... [-- 
        shmem-lint -p BUILD-DIR [options] [FILE|DIR...]
        shmem-lint explain --shape 32x32 --type float --index 'tile[lane][5]'
        shmem-lint explain --modulus 32 --step 8
+       shmem-lint lsp [--help]   (a language server for editors)
 
 Finds CUDA shared-memory bank conflicts, divergent barriers, races,
 uncoalesced global transfers around shared tiles and tile layout mismatches.
@@ -1176,6 +1178,15 @@ int main(int Argc, const char **Argv) {
   if (Argc > 1 && llvm::StringRef(Argv[1]) == "explain")
     return shmem::runExplain(Argv[0], Argc - 2, Argv + 2, llvm::outs(),
                              llvm::errs());
+  // `shmem-lint lsp ...`: the language server, which runs this executable
+  // on each document (lsp/Server.h).
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "lsp") {
+    std::string Self = llvm::sys::fs::getMainExecutable(
+        Argv[0], reinterpret_cast<void *>(&main));
+    return shmem::lsp::runServer(Self.empty() ? Argv[0] : Self,
+                                 llvm::ArrayRef(Argv + 2, Argc - 2), stdin,
+                                 llvm::outs(), llvm::errs());
+  }
   shmem::DriverOptions Opts;
   int R = shmem::parseCommandLine(Argc, Argv, Opts, llvm::outs(), llvm::errs());
   if (R >= 0)

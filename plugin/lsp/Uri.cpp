@@ -1,0 +1,50 @@
+//===- Uri.cpp - file:// URIs and paths -----------------------------------===//
+
+#include "Uri.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace shmem::lsp {
+
+std::optional<std::string> pathFromUri(llvm::StringRef Uri) {
+  if (!Uri.consume_front("file://"))
+    return std::nullopt;
+  // file://host/path: only the local host is a file here.
+  if (Uri.consume_front("localhost")) {
+  } else if (!Uri.starts_with("/")) {
+    return std::nullopt;
+  }
+  std::string Path;
+  for (size_t I = 0; I < Uri.size(); ++I) {
+    char C = Uri[I];
+    if (C != '%') {
+      Path += C;
+      continue;
+    }
+    if (I + 2 >= Uri.size() || !llvm::isHexDigit(Uri[I + 1]) ||
+        !llvm::isHexDigit(Uri[I + 2]))
+      return std::nullopt;
+    Path += char(llvm::hexFromNibbles(Uri[I + 1], Uri[I + 2]));
+    I += 2;
+  }
+  return Path;
+}
+
+std::string uriFromPath(llvm::StringRef Path) {
+  std::string Uri = "file://";
+  for (unsigned char C : Path) {
+    // RFC 3986's unreserved characters and the path separator stay; editors
+    // compare URIs as strings, and VS Code escapes everything else.
+    if (llvm::isAlnum(C) || C == '/' || C == '-' || C == '.' || C == '_' ||
+        C == '~') {
+      Uri += char(C);
+    } else {
+      Uri += '%';
+      Uri += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
+      Uri += llvm::hexdigit(C & 15, /*LowerCase=*/false);
+    }
+  }
+  return Uri;
+}
+
+} // namespace shmem::lsp
