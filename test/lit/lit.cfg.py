@@ -100,3 +100,21 @@ config.substitutions.append(
 # Tests never depend on the caller's environment for CUDA.
 for var in ("CUDA_PATH", "CUDA_HOME"):
     config.environment.pop(var, None)
+
+# Editor tests (test/lit/lsp/editor-*.test): the editors that drive the
+# language server, where the machine has them (.ci/run installs them).
+_quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+              stderr=subprocess.DEVNULL)
+if shutil.which("nvim") and subprocess.call(
+        ["nvim", "--headless", "-u", "NONE", "-i", "NONE",
+         "+if has('nvim-0.7') | qall! | else | cquit | endif"], **_quiet) == 0:
+    config.available_features.add("nvim")
+if shutil.which("emacs"):
+    for lib in ("eglot", "lsp-mode"):
+        if subprocess.call(["emacs", "--batch", "-f", "package-initialize",
+                            "--eval", "(require '%s)" % lib], **_quiet) == 0:
+            config.available_features.add("emacs-" + lib)
+if shutil.which("clangd"):
+    config.available_features.add("clangd")
+if subprocess.call([sarif_python, "-c", "import tomllib"], **_quiet) == 0:
+    config.available_features.add("python-tomllib")

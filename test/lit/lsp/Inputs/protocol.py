@@ -16,7 +16,7 @@ doc = uri(path)
 td = {"uri": doc}
 
 log = os.path.join(work, "server.log")
-c = Client([server, "lsp", "--cuda-path=none", "--debounce=300",
+c = Client([server, "lsp", "--cuda-path=none", "--debounce=1500",
             "--log=" + log])
 # Before initialize, a request is refused.
 print("before:", c.request("hover", {})["error"]["code"])
@@ -70,7 +70,7 @@ c.change(path, "\n".join(lines), 2)
 fixed = c.diagnostics(doc, 2)
 print("after the fix, version", fixed["version"], ":", fixed["diagnostics"])
 
-# Until the analysis of a newer text is in (after the 300 ms pause), the
+# Until the analysis of a newer text is in (after the 1.5 s pause), the
 # old findings' actions and hovers are not offered: their places moved.
 c.change(path, "// a new first line\n" + text, 3)
 print("stale actions:", c.request("textDocument/codeAction", {

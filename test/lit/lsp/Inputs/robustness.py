@@ -23,7 +23,7 @@ with open(db, "w") as f:
 main = os.path.join(project, "src", "main.cu")
 log = os.path.join(work, "server.log")
 
-c = Client([server, "lsp", "--cuda-path=none", "--debounce=100",
+c = Client([server, "lsp", "--cuda-path=none", "--debounce=300",
             "--log=" + log])
 c.initialize(project)
 
@@ -53,7 +53,7 @@ print("version", last["version"], "with", len(last["diagnostics"]),
       "diagnostics")
 c.request("textDocument/hover", {"textDocument": {"uri": uri(main)},
                                   "position": {"line": 0, "character": 0}})
-# Each change restarts the 100 ms pause: the stale texts are not analysed
+# Each change restarts the 300 ms pause: the stale texts are not analysed
 # to the end (a few may start on a slow machine, and are cancelled).
 finished = [l for l in open(log) if "diagnostics in" in l and
             any(" version %d:" % v in l for v in range(3, 52))]
