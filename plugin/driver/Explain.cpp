@@ -1,6 +1,8 @@
 //===- Explain.cpp - `shmem-lint explain` ---------------------------------===//
 
 #include "Explain.h"
+#include "ExplorerPage.h"
+#include "ResidueLabPage.h"
 
 #include "DriverOptions.h"
 
@@ -30,8 +32,8 @@ namespace shmem {
 namespace {
 
 const char *const ExplainUsage =
-    R"(USAGE: shmem-lint explain --shape RxC --type T --index EXPR [--block SHAPE] [--store]
-       shmem-lint explain --modulus M --step S
+    R"(USAGE: shmem-lint explain --shape RxC --type T --index EXPR [--block SHAPE] [--store] [--format=html]
+       shmem-lint explain --modulus M --step S [--format=html]
 
 Shows how one shared-memory access maps the lanes of a warp to banks,
 before any code is written.
@@ -54,10 +56,16 @@ before any code is written.
   --modulus M --step S   the residue lab: from 0, add S modulo M until back
                     at 0; prints the residues visited and the period
                     M / gcd(M, S). An analogy for strides over 32 banks.
+
+  --format=html     a page instead of text: for an access, the layout
+                    explorer (change the row length, padding, type,
+                    swizzle and block, and watch the picture); for the
+                    residue lab, the lab to step through
+
 )";
 
 struct ExplainArgs {
-  std::string Shape, Type = "float", Index, Block;
+  std::string Shape, Type = "float", Index, Block, Format = "text";
   bool Store = false;
   std::optional<std::string> Modulus, Step;
 };
@@ -183,7 +191,10 @@ int explainResidues(const ExplainArgs &A, llvm::raw_ostream &Out,
   std::optional<ResidueOrbit> O = residueOrbit(M, S);
   if (!O)
     return fail(Err, "invalid --modulus '" + *A.Modulus + "'");
-  Out << describeResidueOrbit(*O);
+  if (A.Format == "html")
+    writeResidueLabPage(Out, M, S);
+  else
+    Out << describeResidueOrbit(*O);
   return 0;
 }
 
@@ -331,6 +342,24 @@ int explainIndex(const char *Argv0, const ExplainArgs &A,
                          "'tile' with at least two active lanes, or its "
                          "address depends on data");
 
+  if (A.Format == "html") {
+    ExplorerInput In;
+    In.Type = A.Type;
+    In.Dims = *Dims;
+    In.Index = A.Index;
+    In.Store = A.Store;
+    In.BlockX = Block.X;
+    In.BlockY = Block.Y;
+    In.BlockZ = Block.Z;
+    for (const auto &[F, Reported] : Shown)
+      In.Accesses.push_back(
+          {Lexer::getSourceText(CharSourceRange::getTokenRange(F->Range),
+                                Ctx.getSourceManager(), Ctx.getLangOpts())
+               .str(),
+           Reported, Reported ? F->Message : std::string(), &*F->Picture});
+    writeExplorerPage(Out, In);
+    return 0;
+  }
   std::string Decl = "__shared__ " + A.Type + " tile";
   for (uint64_t D : *Dims)
     Decl += "[" + std::to_string(D) + "]";
@@ -419,6 +448,7 @@ int runExplain(const char *Argv0, int Argc, const char **Argv,
     Value("--block-dim", A.Block);
     Value("--modulus", A.Modulus);
     Value("--step", A.Step);
+    Value("--format", A.Format);
     if (Missing)
       return fail(Err, Arg + " needs a value");
     if (!Known)
@@ -426,6 +456,8 @@ int runExplain(const char *Argv0, int Argc, const char **Argv,
                            ? "unknown option '" + Arg + "'"
                            : "unexpected argument '" + Arg + "'");
   }
+  if (A.Format != "text" && A.Format != "html")
+    return fail(Err, "invalid --format '" + A.Format + "'; expected text or html");
   if (A.Modulus || A.Step)
     return explainResidues(A, Out, Err);
   return explainIndex(Argv0, A, Out, Err);
