@@ -27,39 +27,11 @@
 
 (require 'lsp-mode)
 
-(defgroup shmem-lint nil
-  "The shmem-lint CUDA shared-memory analyser, through lsp-mode."
-  :group 'tools
-  :prefix "shmem-lint-")
+(require 'shmem-lint-options
+         (expand-file-name "shmem-lint-options"
+                           (file-name-directory
+                            (or load-file-name buffer-file-name))))
 
-(defcustom shmem-lint-command '("shmem-lint" "lsp")
-  "The command line of shmem-lint's language server."
-  :type '(repeat string))
-
-(defcustom shmem-lint-arguments nil
-  "Options of shmem-lint for every analysis, e.g. (\"--cuda-path=none\").
-Sent as the server's initializationOptions.arguments."
-  :type '(repeat string))
-
-(defcustom shmem-lint-compilation-database-path nil
-  "The folder of compile_commands.json, relative to the project root.
-nil: the server looks for one beside the file and in the folders above
-it (and their build/ folders)."
-  :type '(choice (const :tag "Search" nil) directory))
-
-(defcustom shmem-lint-debounce-ms nil
-  "Milliseconds the server waits after an edit before analysing (nil: 400)."
-  :type '(choice (const :tag "Default" nil) integer))
-
-(defun shmem-lint-lsp-mode--initialization-options ()
-  "The initializationOptions object for the server."
-  (append
-   (and shmem-lint-arguments
-        (list :arguments (vconcat shmem-lint-arguments)))
-   (and shmem-lint-compilation-database-path
-        (list :compilationDatabasePath shmem-lint-compilation-database-path))
-   (and shmem-lint-debounce-ms
-        (list :debounceMs shmem-lint-debounce-ms))))
 
 (defun shmem-lint-lsp-mode--cuda-file-p (file-name _mode)
   "Whether FILE-NAME is a CUDA source (.cu) or header (.cuh)."
@@ -72,7 +44,7 @@ it (and their build/ folders)."
   :add-on? t
   :priority -2
   :server-id 'shmem-lint
-  :initialization-options #'shmem-lint-lsp-mode--initialization-options))
+  :initialization-options #'shmem-lint-initialization-options))
 
 ;; With Flymake, lsp-mode (8.0 up to its master of 2026 at least) reports on
 ;; each server's publishDiagnostics the diagnostics of that server only: its

@@ -30,48 +30,20 @@
 (require 'cl-lib)
 (require 'eglot)
 
-(defgroup shmem-lint nil
-  "The shmem-lint CUDA shared-memory analyser, through Eglot."
-  :group 'tools
-  :prefix "shmem-lint-")
-
-(defcustom shmem-lint-command '("shmem-lint" "lsp")
-  "The command line of shmem-lint's language server."
-  :type '(repeat string))
-
-(defcustom shmem-lint-arguments nil
-  "Options of shmem-lint for every analysis, e.g. (\"--cuda-path=none\").
-Sent as the server's initializationOptions.arguments."
-  :type '(repeat string))
-
-(defcustom shmem-lint-compilation-database-path nil
-  "The folder of compile_commands.json, relative to the project root.
-nil: the server looks for one beside the file and in the folders above
-it (and their build/ folders)."
-  :type '(choice (const :tag "Search" nil) directory))
-
-(defcustom shmem-lint-debounce-ms nil
-  "Milliseconds the server waits after an edit before analysing (nil: 400)."
-  :type '(choice (const :tag "Default" nil) integer))
+(require 'shmem-lint-options
+         (expand-file-name "shmem-lint-options"
+                           (file-name-directory
+                            (or load-file-name buffer-file-name))))
 
 ;;;###autoload
 (define-derived-mode shmem-lint-cuda-mode c++-mode "CUDA"
   "Major mode for CUDA sources: `c++-mode', with shmem-lint's server.")
 
-(defun shmem-lint--initialization-options (_server)
-  "The initializationOptions object for the server."
-  (append
-   (and shmem-lint-arguments
-        (list :arguments (vconcat shmem-lint-arguments)))
-   (and shmem-lint-compilation-database-path
-        (list :compilationDatabasePath shmem-lint-compilation-database-path))
-   (and shmem-lint-debounce-ms
-        (list :debounceMs shmem-lint-debounce-ms))))
-
 (defun shmem-lint--contact (&optional _interactive)
   "The Eglot contact of the server: the command line and its options."
   (append shmem-lint-command
-          (list :initializationOptions #'shmem-lint--initialization-options)))
+          (list :initializationOptions
+                (lambda (_server) (shmem-lint-initialization-options)))))
 
 ;; languageId "cuda" for both modes (the server analyses any languageId).
 (add-to-list 'eglot-server-programs
