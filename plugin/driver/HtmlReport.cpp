@@ -1,13 +1,41 @@
 //===- HtmlReport.cpp - shmem-lint's self-contained HTML report -----------===//
+//
+// The page is three parts: a static summary (C++ below), the findings as
+// compact JSON, and a script (ReportScript) that draws them. The JSON
+// (`D` in the script), every index 0-based:
+//
+//   version   the tool's version
+//   files     display paths (repo-relative)
+//   checks    check names, sorted
+//   kernels   [name, file, line]           (file -1: not known)
+//   arrays    [name, file, line, column, kernel]   (line 0: no declaration
+//             found)
+//   strings   note messages, each once
+//   lines     {file: {line: text}}: only the lines excerpts show
+//   layouts   [layout, cost, laneBank[], laneWord[], broadcast "0110..",
+//             wordsPerBank[], degree, phaseLanes, sharedBytes]: each
+//             distinct layout picture once
+//   pictures  [array, warp, widthBytes, store, original, padded, swizzled,
+//             paddingSuggested, whatIfNote]: layouts by index, -1 none
+//   findings  [check, file, line, column, message, kernel, array, degree,
+//             picture, flags (1: warning as error), notes [[file, line,
+//             column, string]], fixes [[file, line, column, length,
+//             replacement]], detail, pair (the note shown beside the
+//             finding, -1 none)]
+//
+//===----------------------------------------------------------------------===//
 
 #include "HtmlReport.h"
+#include "HtmlReportAssets.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace shmem {
@@ -41,8 +69,66 @@ std::string escapeHtml(llvm::StringRef S) {
 
 namespace {
 
+void appendJsonString(std::string &Out, llvm::StringRef In) {
+  std::string Fixed;
+  if (!llvm::json::isUTF8(In)) {
+    Fixed = llvm::json::fixUTF8(In);
+    In = Fixed;
+  }
+  static const char Hex[] = "0123456789abcdef";
+  Out += '"';
+  for (size_t I = 0; I < In.size(); ++I) {
+    unsigned char C = In[I];
+    switch (C) {
+    case '"':
+      Out += "\\\"";
+      continue;
+    case '\\':
+      Out += "\\\\";
+      continue;
+    case '\n':
+      Out += "\\n";
+      continue;
+    case '\t':
+      Out += "\\t";
+      continue;
+    case '<':
+    case '>':
+    case '&':
+      break;
+    default:
+      // U+2028 and U+2029 end a line in old script parsers.
+      if (C == 0xE2 && I + 2 < In.size() && (unsigned char)In[I + 1] == 0x80 &&
+          ((unsigned char)In[I + 2] == 0xA8 ||
+           (unsigned char)In[I + 2] == 0xA9)) {
+        Out += (unsigned char)In[I + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+        I += 2;
+        continue;
+      }
+      if (C >= 0x20) {
+        Out += char(C);
+        continue;
+      }
+    }
+    Out += "\\u00";
+    Out += Hex[C >> 4];
+    Out += Hex[C & 15];
+  }
+  Out += '"';
+}
+
+} // namespace
+
+std::string scriptJsonString(llvm::StringRef S) {
+  std::string Out;
+  appendJsonString(Out, S);
+  return Out;
+}
+
+namespace {
+
 //===----------------------------------------------------------------------===//
-// Source excerpts
+// Source lines
 //===----------------------------------------------------------------------===//
 
 class Sources {
@@ -71,16 +157,18 @@ public:
     return It->second ? &*It->second : nullptr;
   }
 
+  /// Line \p N (1-based) of \p File, or null.
+  const std::string *line(llvm::StringRef File, unsigned N) {
+    const std::vector<std::string> *L = lines(File);
+    if (!L || N == 0 || N > L->size())
+      return nullptr;
+    return &(*L)[N - 1];
+  }
+
 private:
   FileReader Read;
   llvm::StringMap<std::optional<std::vector<std::string>>> Cache;
 };
-
-std::string capitalized(std::string S) {
-  if (!S.empty())
-    S[0] = llvm::toUpper(S[0]);
-  return S;
-}
 
 /// Tabs to spaces, so the caret lines up.
 std::string expandTabs(llvm::StringRef S) {
@@ -95,7 +183,8 @@ std::string expandTabs(llvm::StringRef S) {
 }
 
 /// Lines around \p L with the line of \p L marked and a caret under its
-/// column; empty when the file cannot be read.
+/// column; empty when the file cannot be read. The script draws the same
+/// markup for the findings.
 std::string excerpt(Sources &Src, const ReportedLocation &L, unsigned Around) {
   const std::vector<std::string> *Lines = Src.lines(L.File);
   if (!Lines || L.Line == 0 || L.Line > Lines->size())
@@ -104,8 +193,6 @@ std::string excerpt(Sources &Src, const ReportedLocation &L, unsigned Around) {
   unsigned Last = std::min<unsigned>(Lines->size(), L.Line + Around);
   unsigned Width = std::to_string(Last).size();
   std::ostringstream OS;
-  // One block per line (no newline characters between them, so that the
-  // marked line and the caret line space like the others).
   OS << "<pre class=\"src\">";
   for (unsigned N = First; N <= Last; ++N) {
     std::string Num = std::to_string(N);
@@ -115,8 +202,6 @@ std::string excerpt(Sources &Src, const ReportedLocation &L, unsigned Around) {
        << "\"><span class=\"ln\">" << Pad << Num << "</span> "
        << escapeHtml(expandTabs(Text)) << "</span>";
     if (N == L.Line) {
-      // The caret: clang's columns are bytes; count the prefix's visible
-      // width in code points.
       std::string Prefix =
           expandTabs(Text.take_front(L.Column ? L.Column - 1 : 0));
       unsigned Cols = 0;
@@ -128,35 +213,6 @@ std::string excerpt(Sources &Src, const ReportedLocation &L, unsigned Around) {
     }
   }
   OS << "</pre>";
-  return OS.str();
-}
-
-//===----------------------------------------------------------------------===//
-// Messages
-//===----------------------------------------------------------------------===//
-
-/// The message with 'quoted' source text as code and the witness threads of
-/// a race ("thread (0,1)", "thread 16") emphasised.
-std::string richMessage(llvm::StringRef Msg) {
-  static const std::regex Token(
-      R"('[^'\s][^']*'|threads? \([0-9]+(?:, ?[0-9]+){0,2}\)|threads? [0-9]+(?![0-9]))");
-  std::string S = Msg.str();
-  std::ostringstream OS;
-  auto Begin = std::sregex_iterator(S.begin(), S.end(), Token);
-  size_t Pos = 0;
-  for (auto It = Begin; It != std::sregex_iterator(); ++It) {
-    const std::smatch &M = *It;
-    size_t At = size_t(M.position(0));
-    OS << escapeHtml(llvm::StringRef(S).slice(Pos, At));
-    std::string T = M.str(0);
-    if (T[0] == '\'')
-      OS << "<code>" << escapeHtml(llvm::StringRef(T).drop_front().drop_back())
-         << "</code>";
-    else
-      OS << "<b class=\"thread\">" << escapeHtml(T) << "</b>";
-    Pos = At + T.size();
-  }
-  OS << escapeHtml(llvm::StringRef(S).drop_front(Pos));
   return OS.str();
 }
 
@@ -172,290 +228,742 @@ std::string locationText(const ReportedLocation &L, llvm::StringRef Root) {
   return S;
 }
 
-//===----------------------------------------------------------------------===//
-// Lane->bank pictures
-//===----------------------------------------------------------------------===//
+bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
 
-/// Fill of a bank serving \p Words distinct words (of at most \p Max).
-std::string bankFill(unsigned Words, unsigned Max) {
-  if (Words == 0)
-    return "#ececec";
-  if (Words == 1)
-    return "#8fd17a";
-  // From orange (2 words) to deep red (the worst).
-  double T = Max > 2 ? double(Words - 2) / double(Max - 2) : 1.0;
-  int Hue = int(32 - 32 * T);
-  int Light = int(60 - 18 * T);
-  return "hsl(" + std::to_string(Hue) + ",85%," + std::to_string(Light) + "%)";
-}
-
-std::string bytesText(int64_t Bytes, int64_t Base) {
-  if (Bytes < 0)
+/// The identifier at 1-based byte column \p Column of \p Line, or "".
+std::string identifierAt(llvm::StringRef Line, unsigned Column) {
+  if (Column == 0 || Column > Line.size())
     return "";
-  std::string S = std::to_string(Bytes) + " bytes";
-  if (Base >= 0 && Base != Bytes) {
-    int64_t D = Bytes - Base;
-    S += " (" + std::string(D > 0 ? "+" : "") + std::to_string(D) + ")";
-  } else if (Base >= 0) {
-    S += " (+0)";
-  }
-  return S;
+  size_t B = Column - 1, E = B;
+  while (E < Line.size() && isIdentChar(Line[E]))
+    ++E;
+  if (E == B || llvm::isDigit(Line[B]))
+    return "";
+  return Line.slice(B, E).str();
 }
 
-} // namespace
-
-std::string laneBankSvg(const LayoutPicture &L, llvm::StringRef Title) {
-  const unsigned Lanes = L.LaneBank.size();
-  const unsigned Banks = L.WordsPerBank.size();
-  const unsigned Cell = 14, Left = 36;
-  const unsigned Columns = std::max(Lanes, Banks);
-  const unsigned Width = Left + Columns * Cell + 6, Height = 146;
-  const unsigned LaneY = 30, BankY = 100, BankH = 18;
-  unsigned MaxWords = 0;
-  for (unsigned W : L.WordsPerBank)
-    MaxWords = std::max(MaxWords, W);
-  auto LaneX = [&](unsigned I) { return Left + I * Cell + Cell / 2; };
-  std::ostringstream OS;
-  OS << "<svg class=\"lanebank\" "
-        "role=\"img\" viewBox=\"0 0 "
-     << Width << " " << Height << "\" width=\"" << Width << "\" height=\""
-     << Height << "\"><title>" << escapeHtml(Title) << "</title>";
-  OS << "<text class=\"axis\" x=\"2\" y=\"" << LaneY + 4 << "\">lane</text>";
-  OS << "<text class=\"axis\" x=\"2\" y=\"" << BankY + 13 << "\">bank</text>";
-  // Phase boundaries for 8- and 16-byte accesses.
-  if (L.PhaseLanes && L.PhaseLanes < Lanes)
-    for (unsigned P = L.PhaseLanes; P < Lanes; P += L.PhaseLanes)
-      OS << "<line class=\"phase\" x1=\"" << Left + P * Cell
-         << "\" y1=\"6\" x2=\"" << Left + P * Cell << "\" y2=\"" << LaneY + 12
-         << "\"/>";
-  // Lines first, so that the circles and boxes sit on top.
-  for (unsigned I = 0; I < Lanes; ++I) {
-    int B = L.LaneBank[I];
-    if (B < 0 || unsigned(B) >= Banks)
-      continue;
-    bool Conflicted = L.WordsPerBank[B] > 1;
-    bool Broadcast = I < L.Broadcast.size() && L.Broadcast[I];
-    OS << "<line class=\"" << (Conflicted ? "edge bad" : "edge ok")
-       << (Broadcast ? " bcast" : "") << "\" x1=\"" << LaneX(I) << "\" y1=\""
-       << LaneY + 6 << "\" x2=\"" << LaneX(unsigned(B)) << "\" y2=\"" << BankY
-       << "\"/>";
+/// The 1-based byte column of \p Name as a whole word in \p Line after
+/// `__shared__`, or 0.
+unsigned sharedDeclColumn(llvm::StringRef Line, llvm::StringRef Name) {
+  size_t At = Line.find("__shared__");
+  if (At == llvm::StringRef::npos)
+    return 0;
+  for (size_t P = Line.find(Name, At + 10); P != llvm::StringRef::npos;
+       P = Line.find(Name, P + 1)) {
+    bool Before = P > 0 && isIdentChar(Line[P - 1]);
+    bool After =
+        P + Name.size() < Line.size() && isIdentChar(Line[P + Name.size()]);
+    if (!Before && !After)
+      return unsigned(P + 1);
   }
-  for (unsigned I = 0; I < Lanes; ++I) {
-    int B = L.LaneBank[I];
-    bool Broadcast = B >= 0 && I < L.Broadcast.size() && L.Broadcast[I];
-    OS << "<text class=\"num\" x=\"" << LaneX(I) << "\" y=\"" << LaneY - 10
-       << "\">" << I << "</text>";
-    OS << "<circle class=\""
-       << (B < 0       ? "lane off"
-           : Broadcast ? "lane bcast"
-                       : "lane")
-       << "\" cx=\"" << LaneX(I) << "\" cy=\"" << LaneY
-       << "\" r=\"5.5\"><title>lane " << I;
-    if (B < 0)
-      OS << ": inactive";
-    else {
-      OS << ": bank " << B << ", word " << L.LaneWord[I];
-      if (Broadcast)
-        OS << " (shared with another lane: broadcast)";
-    }
-    OS << "</title></circle>";
-  }
-  for (unsigned B = 0; B < Banks; ++B) {
-    unsigned W = L.WordsPerBank[B];
-    unsigned X = Left + B * Cell + 1;
-    OS << "<rect class=\"bank\" x=\"" << X << "\" y=\"" << BankY
-       << "\" width=\"" << Cell - 2 << "\" height=\"" << BankH << "\" fill=\""
-       << bankFill(W, MaxWords) << "\"><title>bank " << B << ": " << W
-       << (W == 1 ? " distinct word" : " distinct words") << "</title></rect>";
-    if (W)
-      OS << "<text class=\"words" << (W > 1 ? " hot" : "") << "\" x=\""
-         << X + (Cell - 2) / 2 << "\" y=\"" << BankY + 13 << "\">" << W
-         << "</text>";
-    OS << "<text class=\"num\" x=\"" << X + (Cell - 2) / 2 << "\" y=\""
-       << BankY + BankH + 11 << "\">" << B << "</text>";
-  }
-  OS << "<text class=\"legend\" x=\"" << Left << "\" y=\"" << Height - 3
-     << "\">number in a bank: distinct words it serves; dashed: broadcast "
-        "lane</text>";
-  OS << "</svg>";
-  return OS.str();
+  return 0;
 }
 
-namespace {
-
-void writeLayoutFigure(llvm::raw_ostream &OS, const LayoutPicture &L,
-                       const LayoutPicture *Base, llvm::StringRef Kind,
-                       llvm::StringRef Heading) {
-  OS << "<figure class=\"layout " << Kind << "\">";
-  OS << "<figcaption><span class=\"what\">" << escapeHtml(Heading) << "</span>";
-  if (!L.Layout.empty())
-    OS << " <code>" << escapeHtml(L.Layout) << "</code>";
-  OS << "<br><span class=\"cost " << (L.Degree > 1 ? "bad" : "ok") << "\">"
-     << escapeHtml(describeLayoutCost(L)) << "</span>";
-  std::string Bytes = bytesText(L.SharedBytes, Base ? Base->SharedBytes : -1);
-  if (!Bytes.empty())
-    OS << "<br><span class=\"bytes\">shared memory: " << escapeHtml(Bytes)
-       << "</span>";
-  OS << "</figcaption>";
-  OS << laneBankSvg(L, Heading.str() + ": " + describeLayoutCost(L));
-  OS << "</figure>\n";
+/// 'X' right after \p Prefix in \p Msg.
+std::string quotedAfter(llvm::StringRef Msg, llvm::StringRef Prefix) {
+  size_t At = Msg.find(Prefix);
+  if (At == llvm::StringRef::npos)
+    return "";
+  llvm::StringRef Rest = Msg.drop_front(At + Prefix.size());
+  size_t End = Rest.find('\'');
+  if (End == llvm::StringRef::npos)
+    return "";
+  return Rest.take_front(End).str();
 }
 
-void writeLaneTable(llvm::raw_ostream &OS, const BankPicture &P) {
-  std::vector<std::pair<const LayoutPicture *, std::string>> Cols = {
-      {&P.Original, "as written"}};
-  if (P.Padded)
-    Cols.push_back({&*P.Padded, "padded"});
-  if (P.Swizzled)
-    Cols.push_back({&*P.Swizzled, "XOR swizzle"});
-  OS << "<details class=\"lanes\"><summary>lane &rarr; bank table (warp "
-     << P.Warp << ")</summary><table><thead><tr><th>lane</th>";
-  for (auto &C : Cols)
-    OS << "<th>" << escapeHtml(C.second) << " bank</th><th>word</th>";
-  OS << "</tr></thead><tbody>";
-  for (size_t I = 0; I < P.Original.LaneBank.size(); ++I) {
-    OS << "<tr><td>" << I << "</td>";
-    for (auto &C : Cols) {
-      const LayoutPicture &L = *C.first;
-      if (I >= L.LaneBank.size() || L.LaneBank[I] < 0) {
-        OS << "<td class=\"off\">&ndash;</td><td class=\"off\">&ndash;</td>";
-        continue;
-      }
-      bool Hot = L.WordsPerBank[L.LaneBank[I]] > 1;
-      bool Bc = I < L.Broadcast.size() && L.Broadcast[I];
-      OS << "<td" << (Hot ? " class=\"hot\"" : "") << ">" << L.LaneBank[I]
-         << "</td><td>" << L.LaneWord[I] << (Bc ? " (broadcast)" : "")
-         << "</td>";
-    }
-    OS << "</tr>";
+/// The shared array a finding is about, from its picture or its message;
+/// "" when it names none (a barrier, a global-memory transfer).
+std::string arrayOf(const ReportedFinding &F) {
+  if (F.Picture && !F.Picture->Array.empty())
+    return F.Picture->Array;
+  if (F.Check == "shmem-uncoalesced-transfer" ||
+      F.Check == "shmem-named-barrier")
+    return "";
+  llvm::StringRef M = F.Message;
+  for (llvm::StringRef P : {"distinct words of '", "past the end of '"})
+    if (std::string N = quotedAfter(M, P); !N.empty())
+      return N;
+  if (M.starts_with("'")) {
+    size_t E = M.find('\'', 1);
+    if (E != llvm::StringRef::npos && M.drop_front(E).starts_with("' is "))
+      return M.slice(1, E).str();
   }
-  OS << "</tbody></table></details>\n";
+  static const std::regex Access(
+      R"((?:reads|writes|updates) ([A-Za-z_][A-Za-z0-9_]*)\[)");
+  std::smatch Match;
+  std::string S = M.str();
+  if (std::regex_search(S, Match, Access))
+    return Match.str(1);
+  return "";
 }
 
-void writeBankPicture(llvm::raw_ostream &OS, const BankPicture &P) {
-  OS << "<div class=\"picture\"><p class=\"pic-head\">Warp " << P.Warp << ", "
-     << P.WidthBytes << "-byte " << (P.Store ? "store" : "load") << " of <code>"
-     << escapeHtml(P.Array) << "</code>: " << P.Original.activeLanes()
-     << " active lanes";
-  if (P.WidthBytes > 4)
-    OS << "; each lane touches " << (P.WidthBytes + 3) / 4
-       << " banks (the first is drawn); served in phases of "
-       << P.Original.PhaseLanes << " lanes";
-  OS << ".</p><div class=\"layouts\">\n";
-  writeLayoutFigure(OS, P.Original, nullptr, "original", "As written");
-  if (P.Padded)
-    writeLayoutFigure(OS, *P.Padded, &P.Original, "padded",
-                      P.PaddingSuggested ? "After the suggested padding"
-                                         : "Padded (what-if, not suggested)");
-  if (P.Swizzled)
-    writeLayoutFigure(OS, *P.Swizzled, &P.Original, "swizzled",
-                      "XOR swizzle (what-if)");
-  OS << "</div>";
-  if (P.Swizzled)
-    OS << "<p class=\"aside\">A swizzle must index every access to <code>"
-       << escapeHtml(P.Array)
-       << "</code> the same way, where it is written and where it is read.";
-  if (P.Padded && !P.PaddingSuggested)
-    OS << (P.Swizzled ? " " : "<p class=\"aside\">")
-       << "The padding shown is not suggested: it does not make every access "
-          "to the array conflict-free or no worse.";
-  if (P.Swizzled || (P.Padded && !P.PaddingSuggested))
-    OS << "</p>";
-  if (!P.WhatIfNote.empty())
-    OS << "<p class=\"aside\">" << escapeHtml(capitalized(P.WhatIfNote))
-       << ".</p>";
-  writeLaneTable(OS, P);
-  OS << "</div>\n";
+/// The conflict degree: the picture's, else the message's "N-way"; 0 for
+/// findings that have none.
+unsigned degreeOf(const ReportedFinding &F) {
+  if (F.Picture)
+    return F.Picture->Original.Degree;
+  llvm::StringRef M = F.Message;
+  size_t Way = M.find("-way bank conflict");
+  unsigned D = 0;
+  if (Way != llvm::StringRef::npos && !M.take_front(Way).getAsInteger(10, D))
+    return D;
+  return 0;
 }
-
-const char *const Style = R"css(
-:root{--bad:#c0392b;--ok:#1e8449;--ink:#1d2433;--mute:#5b6474;--line:#d9dde5}
-*{box-sizing:border-box}
-body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#f6f7f9}
-header{background:#1d2433;color:#fff;padding:14px 24px}
-header h1{margin:0;font-size:20px}
-header p{margin:4px 0 0;color:#c9cfdb}
-main{padding:12px 24px 40px;max-width:1400px}
-nav ol{margin:6px 0 0;padding-left:20px}
-nav a{color:#2a5db0;text-decoration:none}
-.finding{background:#fff;border:1px solid var(--line);border-left:5px solid #e0a800;border-radius:6px;margin:14px 0;padding:10px 16px}
-.finding.shmem-race,.finding.shmem-divergent-barrier{border-left-color:var(--bad)}
-.finding h2{font-size:15px;margin:0 0 4px;font-weight:600}
-.check{display:inline-block;font-size:12px;padding:1px 8px;border-radius:10px;background:#fdf2cc;color:#6b5200;margin-right:8px}
-.shmem-race .check,.shmem-divergent-barrier .check{background:#f9dcd8;color:#7b1d12}
-.level-error{display:inline-block;font-size:12px;padding:1px 8px;border-radius:10px;background:#b3261e;color:#fff;margin-right:8px}
-.loc{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px;color:var(--mute)}
-.message{margin:4px 0 8px;font-size:14.5px}
-code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace;font-size:12.5px}
-code{background:#eef1f6;padding:0 3px;border-radius:3px}
-pre.src{background:#fbfbfc;border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:4px 0 8px;overflow-x:auto;line-height:1.35}
-pre.src .ln{color:#9aa2b1}
-pre.src .l{display:block;min-height:1.35em}
-pre.src .hl{background:#fff3bf}
-pre.src .caret{color:var(--bad);font-weight:bold}
-b.thread{color:#7b1d12;background:#fbe7e4;padding:0 3px;border-radius:3px;font-weight:600}
-.notes{list-style:none;padding:0;margin:6px 0}
-.notes li{margin:6px 0}
-.notes .kind{font-weight:600;color:var(--mute)}
-.pair{display:flex;flex-wrap:wrap;gap:12px}
-.pair>div{flex:1 1 420px;min-width:0}
-.pair h3{font-size:13px;margin:4px 0;color:var(--mute)}
-.picture{margin:6px 0 4px}
-.pic-head{margin:4px 0;color:var(--mute)}
-.layouts{display:flex;flex-wrap:wrap;gap:10px}
-figure.layout{flex:0 1 510px;min-width:0;margin:0;border:1px solid var(--line);border-radius:6px;padding:6px 8px;background:#fff}
-figure.layout.original{border-top:4px solid #7d8799}
-figure.layout.padded{border-top:4px solid var(--ok)}
-figure.layout.swizzled{border-top:4px solid #2a5db0}
-figcaption{font-size:13px;margin-bottom:2px}
-figcaption .what{font-weight:600}
-.cost.bad{color:var(--bad);font-weight:600}
-.cost.ok{color:var(--ok);font-weight:600}
-.bytes{color:var(--mute)}
-svg.lanebank{display:block;max-width:100%;height:auto}
-svg .axis{font-size:10px;fill:var(--mute)}
-svg .num{font-size:7.5px;fill:#7a8292;text-anchor:middle}
-svg .legend{font-size:9px;fill:var(--mute)}
-svg .words{font-size:9px;text-anchor:middle;fill:#1d2433}
-svg .words.hot{fill:#fff;font-weight:bold}
-svg .edge{stroke-width:1.1}
-svg .edge.bad{stroke:var(--bad);stroke-opacity:.55}
-svg .edge.ok{stroke:var(--ok);stroke-opacity:.6}
-svg .edge.bcast{stroke-dasharray:3 2}
-svg .lane{fill:#1d2433}
-svg .lane.bcast{fill:#2a5db0}
-svg .lane.off{fill:#fff;stroke:#b8bec9}
-svg .bank{stroke:#fff}
-svg .phase{stroke:#9aa2b1;stroke-dasharray:2 2}
-.aside{color:var(--mute);font-size:13px;margin:6px 0}
-details.lanes{margin:6px 0}
-details.lanes table{border-collapse:collapse;font-size:12px;margin-top:4px}
-details.lanes th,details.lanes td{border:1px solid var(--line);padding:1px 6px;text-align:right}
-details.lanes td.hot{color:var(--bad);font-weight:600}
-details.lanes td.off{color:#b8bec9}
-pre.detail{background:#fbfbfc;border:1px solid var(--line);padding:6px 8px}
-.fix{font-size:13px}
-.empty{font-size:15px;color:var(--ok)}
-.gaps{background:#fff;border:1px solid var(--line);border-left:5px solid #7d8799;border-radius:6px;margin:14px 0;padding:10px 16px}
-.gaps h2{font-size:15px;margin:0 0 4px}
-.gap h3{font-size:14px;margin:10px 0 2px;font-weight:600}
-footer{color:var(--mute);font-size:12px;padding:0 24px 20px}
-)css";
 
 /// The note shown side by side with the finding: a race's other access
 /// (with its witness thread), a divergent barrier's condition.
-const ReportedNote *pairedNote(const ReportedFinding &F) {
+int pairedNote(const ReportedFinding &F) {
   llvm::StringRef Prefix = F.Check == "shmem-race" ? "the conflicting "
                            : F.Check == "shmem-divergent-barrier"
                                ? "this condition "
                                : "";
   if (Prefix.empty())
-    return nullptr;
-  for (const ReportedNote &N : F.Notes)
-    if (llvm::StringRef(N.Message).starts_with(Prefix))
-      return &N;
-  return nullptr;
+    return -1;
+  for (size_t I = 0; I < F.Notes.size(); ++I)
+    if (llvm::StringRef(F.Notes[I].Message).starts_with(Prefix))
+      return int(I);
+  return -1;
 }
+
+//===----------------------------------------------------------------------===//
+// The report's model: findings resolved to indices into shared tables
+//===----------------------------------------------------------------------===//
+
+struct KernelInfo {
+  std::string Name;
+  int File = -1;
+  unsigned Line = 0;
+};
+
+struct ArrayInfo {
+  std::string Name;
+  int File = -1;
+  unsigned Line = 0, Column = 0;
+  int Kernel = -1;
+};
+
+struct Row {
+  unsigned Check = 0;
+  int File = -1, Kernel = -1, Array = -1, Picture = -1, Pair = -1;
+  unsigned Degree = 0;
+};
+
+/// Index of each distinct key, in order of first use.
+class Interner {
+public:
+  int add(const std::string &Key) {
+    auto [It, New] = Index.try_emplace(Key, int(Keys.size()));
+    if (New)
+      Keys.push_back(Key);
+    return It->second;
+  }
+  const std::vector<std::string> &keys() const { return Keys; }
+
+private:
+  std::map<std::string, int> Index;
+  std::vector<std::string> Keys;
+};
+
+class Model {
+public:
+  Model(llvm::ArrayRef<ReportedFinding> Findings, const OutputContext &Ctx,
+        Sources &Src)
+      : Ctx(Ctx), Src(Src) {
+    std::map<std::string, unsigned> CheckSet;
+    for (const ReportedFinding &F : Findings)
+      CheckSet[F.Check];
+    for (auto &KV : CheckSet) {
+      KV.second = Checks.size();
+      Checks.push_back(KV.first);
+    }
+    for (const ReportedFinding &F : Findings)
+      Rows.push_back(resolve(F, CheckSet[F.Check]));
+  }
+
+  const OutputContext &Ctx;
+  Sources &Src;
+  std::vector<std::string> Checks;
+  std::vector<std::string> Files;
+  std::vector<KernelInfo> Kernels;
+  std::vector<ArrayInfo> Arrays;
+  Interner Strings, Layouts, Pictures;
+  std::vector<Row> Rows;
+  /// Per file: the lines excerpts show.
+  std::vector<std::map<unsigned, std::string>> Lines;
+
+  int file(llvm::StringRef Path) {
+    if (Path.empty())
+      return -1;
+    std::string Display = repoRelativePath(Path, Ctx.RepoRoot);
+    auto [It, New] = FileIndex.try_emplace(Display, int(Files.size()));
+    if (New) {
+      Files.push_back(Display);
+      Lines.emplace_back();
+    }
+    return It->second;
+  }
+
+  /// Keeps the lines an excerpt of \p Around lines around \p L shows.
+  void keepLines(const ReportedLocation &L, unsigned Around) {
+    int Fi = file(L.File);
+    const std::vector<std::string> *All = Src.lines(L.File);
+    if (Fi < 0 || !All || L.Line == 0 || L.Line > All->size())
+      return;
+    unsigned First = L.Line > Around ? L.Line - Around : 1;
+    unsigned Last = std::min<unsigned>(All->size(), L.Line + Around);
+    for (unsigned N = First; N <= Last; ++N)
+      Lines[Fi].try_emplace(N, (*All)[N - 1]);
+  }
+
+private:
+  std::map<std::string, int> FileIndex;
+  std::map<std::string, int> KernelIndex, ArrayIndex;
+  llvm::StringMap<std::vector<unsigned>> SharedLines;
+
+  int kernelOf(const ReportedFinding &F) {
+    std::string Name;
+    const ReportedLocation *At = nullptr;
+    for (const ReportedNote &N : F.Notes) {
+      llvm::StringRef M = N.Message;
+      if (M.starts_with("in instantiation '")) {
+        Name = quotedAfter(M, "in instantiation '");
+        At = &N.Loc;
+      } else if (M.starts_with("so kernel '")) {
+        Name = quotedAfter(M, "so kernel '");
+        At = &N.Loc;
+      } else if (M.starts_with("analysed for a block of ") && !At) {
+        At = &N.Loc;
+      } else if (M.starts_with("in the call from kernel '") && Name.empty()) {
+        Name = quotedAfter(M, "in the call from kernel '");
+      }
+    }
+    if (Name.empty() && At)
+      if (const std::string *L = Src.line(At->File, At->Line))
+        Name = identifierAt(*L, At->Column);
+    // No note names the kernel (some barrier findings): the __global__
+    // function the finding is in, from the source.
+    std::optional<ReportedLocation> Found;
+    if (Name.empty() && !At && (Found = enclosingKernel(F.Loc, Name)))
+      At = &*Found;
+    if (Name.empty() && At)
+      Name = "kernel at " + locationText(*At, Ctx.RepoRoot);
+    if (Name.empty())
+      return -1;
+    KernelInfo K;
+    K.Name = Name;
+    if (At) {
+      K.File = file(At->File);
+      K.Line = At->Line;
+    }
+    std::string Key =
+        Name + "\n" + std::to_string(K.File) + ":" + std::to_string(K.Line);
+    auto [It, New] = KernelIndex.try_emplace(Key, int(Kernels.size()));
+    if (New)
+      Kernels.push_back(K);
+    return It->second;
+  }
+
+  /// The __global__ function around \p L: the nearest line above it that
+  /// says `__global__` and names a function (`name(`), unless a
+  /// `__device__` function starts in between. Sets \p Name.
+  std::optional<ReportedLocation> enclosingKernel(const ReportedLocation &L,
+                                                  std::string &Name) {
+    const std::vector<std::string> *All = Src.lines(L.File);
+    if (!All || L.Line == 0 || L.Line > All->size())
+      return std::nullopt;
+    for (unsigned N = L.Line; N >= 1; --N) {
+      llvm::StringRef Text = (*All)[N - 1];
+      bool Global = Text.contains("__global__");
+      if (!Global && !Text.contains("__device__"))
+        continue;
+      std::string Joined;
+      size_t Paren = Text.find('(');
+      if (Paren == llvm::StringRef::npos && Global && N < L.Line) {
+        // `__global__ void` and the name on the next line.
+        Joined = Text.str() + " " + (*All)[N];
+        Text = Joined;
+        Paren = Text.find('(');
+      }
+      if (Paren == llvm::StringRef::npos)
+        continue; // a variable
+      if (!Global)
+        return std::nullopt;
+      size_t E = Paren;
+      while (E > 0 && Text[E - 1] == ' ')
+        --E;
+      size_t B = E;
+      while (B > 0 && isIdentChar(Text[B - 1]))
+        --B;
+      if (B == E)
+        return std::nullopt;
+      Name = Text.slice(B, E).str();
+      if (!Joined.empty() && B > (*All)[N - 1].size())
+        return ReportedLocation{L.File, N + 1,
+                                unsigned(B - (*All)[N - 1].size())};
+      return ReportedLocation{L.File, N, unsigned(B + 1)};
+    }
+    return std::nullopt;
+  }
+
+  /// The declaration of \p Name for a finding at \p L: the padding note's
+  /// location, else the nearest `__shared__` line naming it above \p L,
+  /// else the first below.
+  std::optional<ReportedLocation> declarationOf(const ReportedFinding &F,
+                                                const std::string &Name) {
+    for (const ReportedNote &N : F.Notes)
+      if (llvm::StringRef(N.Message).starts_with("padding '" + Name + "' to"))
+        return N.Loc;
+    const std::vector<std::string> *All = Src.lines(F.Loc.File);
+    if (!All || Name.empty())
+      return std::nullopt;
+    // The lines that say __shared__, found once per file.
+    auto [It, New] = SharedLines.try_emplace(F.Loc.File);
+    if (New)
+      for (unsigned N = 1; N <= All->size(); ++N)
+        if (llvm::StringRef((*All)[N - 1]).contains("__shared__"))
+          It->second.push_back(N);
+    const std::vector<unsigned> &Lines = It->second;
+    auto Above = std::upper_bound(Lines.begin(), Lines.end(), F.Loc.Line);
+    for (auto I = Above; I != Lines.begin();) {
+      --I;
+      if (unsigned C = sharedDeclColumn((*All)[*I - 1], Name))
+        return ReportedLocation{F.Loc.File, *I, C};
+    }
+    for (auto I = Above; I != Lines.end(); ++I)
+      if (unsigned C = sharedDeclColumn((*All)[*I - 1], Name))
+        return ReportedLocation{F.Loc.File, *I, C};
+    return std::nullopt;
+  }
+
+  int arrayIndex(const ReportedFinding &F, int Kernel) {
+    std::string Name = arrayOf(F);
+    if (Name.empty())
+      return -1;
+    ArrayInfo A;
+    A.Name = Name;
+    std::string Key;
+    if (std::optional<ReportedLocation> D = declarationOf(F, Name)) {
+      A.File = file(D->File);
+      A.Line = D->Line;
+      A.Column = D->Column;
+      A.Kernel = Kernel;
+      keepLines(*D, 0);
+      Key = Name + "\n" + std::to_string(A.File) + ":" +
+            std::to_string(A.Line) + ":" + std::to_string(A.Column);
+    } else {
+      // Not found: one group per name and kernel.
+      A.File = file(F.Loc.File);
+      A.Kernel = Kernel;
+      Key =
+          Name + "\n?" + std::to_string(A.File) + ":" + std::to_string(Kernel);
+    }
+    auto [It, New] = ArrayIndex.try_emplace(Key, int(Arrays.size()));
+    if (New)
+      Arrays.push_back(A);
+    return It->second;
+  }
+
+  int layoutIndex(const LayoutPicture &L) {
+    std::string J = "[";
+    appendJsonString(J, L.Layout);
+    J += ",";
+    appendJsonString(J, describeLayoutCost(L));
+    J += ",[";
+    for (size_t I = 0; I < L.LaneBank.size(); ++I)
+      J += (I ? "," : "") + std::to_string(L.LaneBank[I]);
+    J += "],[";
+    for (size_t I = 0; I < L.LaneWord.size(); ++I)
+      J += (I ? "," : "") +
+           std::to_string(
+               I < L.LaneBank.size() && L.LaneBank[I] < 0 ? 0 : L.LaneWord[I]);
+    J += "],\"";
+    for (size_t I = 0; I < L.LaneBank.size(); ++I)
+      J += I < L.Broadcast.size() && L.Broadcast[I] ? '1' : '0';
+    J += "\",[";
+    for (size_t I = 0; I < L.WordsPerBank.size(); ++I)
+      J += (I ? "," : "") + std::to_string(L.WordsPerBank[I]);
+    J += "]," + std::to_string(L.Degree) + "," + std::to_string(L.PhaseLanes) +
+         "," + std::to_string(L.SharedBytes) + "]";
+    return Layouts.add(J);
+  }
+
+  int pictureIndex(const BankPicture &P) {
+    std::string J = "[";
+    appendJsonString(J, P.Array);
+    J += "," + std::to_string(P.Warp) + "," + std::to_string(P.WidthBytes) +
+         "," + (P.Store ? "1" : "0") + "," +
+         std::to_string(layoutIndex(P.Original)) + "," +
+         std::to_string(P.Padded ? layoutIndex(*P.Padded) : -1) + "," +
+         std::to_string(P.Swizzled ? layoutIndex(*P.Swizzled) : -1) + "," +
+         (P.PaddingSuggested ? "1" : "0") + ",";
+    appendJsonString(J, P.WhatIfNote);
+    J += "]";
+    return Pictures.add(J);
+  }
+
+  Row resolve(const ReportedFinding &F, unsigned Check) {
+    Row R;
+    R.Check = Check;
+    R.File = file(F.Loc.File);
+    R.Kernel = kernelOf(F);
+    R.Array = arrayIndex(F, R.Kernel);
+    R.Degree = degreeOf(F);
+    R.Pair = pairedNote(F);
+    if (F.Picture)
+      R.Picture = pictureIndex(*F.Picture);
+    keepLines(F.Loc, R.Pair >= 0 ? 1 : 2);
+    for (size_t I = 0; I < F.Notes.size(); ++I) {
+      keepLines(F.Notes[I].Loc, int(I) == R.Pair ? 1 : 0);
+      Strings.add(F.Notes[I].Message);
+    }
+    for (const ReportedFix &X : F.Fixes)
+      file(X.File);
+    return R;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The data
+//===----------------------------------------------------------------------===//
+
+void writeData(llvm::raw_ostream &OS, Model &M,
+               llvm::ArrayRef<ReportedFinding> Findings) {
+  std::string J;
+  auto Str = [&](llvm::StringRef S) { appendJsonString(J, S); };
+  auto Num = [&](int64_t N) { J += std::to_string(N); };
+  J += "{\"version\":";
+  Str(M.Ctx.ToolVersion);
+  // Findings first: they may add files (fix-its in other files).
+  std::string FJ;
+  std::swap(J, FJ);
+  J += ",\n\"findings\":[";
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const ReportedFinding &F = Findings[I];
+    const Row &R = M.Rows[I];
+    J += I ? ",\n[" : "\n[";
+    Num(R.Check);
+    J += ",";
+    Num(R.File);
+    J += ",";
+    Num(F.Loc.Line);
+    J += ",";
+    Num(F.Loc.Column);
+    J += ",";
+    Str(F.Message);
+    J += ",";
+    Num(R.Kernel);
+    J += ",";
+    Num(R.Array);
+    J += ",";
+    Num(R.Degree);
+    J += ",";
+    Num(R.Picture);
+    J += ",";
+    Num(F.WarningAsError ? 1 : 0);
+    J += ",[";
+    for (size_t N = 0; N < F.Notes.size(); ++N) {
+      const ReportedNote &Note = F.Notes[N];
+      J += N ? ",[" : "[";
+      Num(M.file(Note.Loc.File));
+      J += ",";
+      Num(Note.Loc.Line);
+      J += ",";
+      Num(Note.Loc.Column);
+      J += ",";
+      Num(M.Strings.add(Note.Message));
+      J += "]";
+    }
+    J += "],[";
+    for (size_t N = 0; N < F.Fixes.size(); ++N) {
+      const ReportedFix &X = F.Fixes[N];
+      J += N ? ",[" : "[";
+      Num(M.file(X.File));
+      J += ",";
+      Num(X.Line);
+      J += ",";
+      Num(X.Column);
+      J += ",";
+      Num(X.Length);
+      J += ",";
+      Str(X.Replacement);
+      J += "]";
+    }
+    J += "],";
+    // The text picture only where there is no drawn one.
+    Str(F.Picture ? "" : F.Detail);
+    J += ",";
+    Num(R.Pair);
+    J += "]";
+  }
+  J += "]}";
+  std::swap(J, FJ);
+
+  J += ",\n\"files\":[";
+  for (size_t I = 0; I < M.Files.size(); ++I) {
+    J += I ? "," : "";
+    Str(M.Files[I]);
+  }
+  J += "],\n\"checks\":[";
+  for (size_t I = 0; I < M.Checks.size(); ++I) {
+    J += I ? "," : "";
+    Str(M.Checks[I]);
+  }
+  J += "],\n\"kernels\":[";
+  for (size_t I = 0; I < M.Kernels.size(); ++I) {
+    const KernelInfo &K = M.Kernels[I];
+    J += I ? ",\n[" : "\n[";
+    Str(K.Name);
+    J += ",";
+    Num(K.File);
+    J += ",";
+    Num(K.Line);
+    J += "]";
+  }
+  J += "],\n\"arrays\":[";
+  for (size_t I = 0; I < M.Arrays.size(); ++I) {
+    const ArrayInfo &A = M.Arrays[I];
+    J += I ? ",\n[" : "\n[";
+    Str(A.Name);
+    J += ",";
+    Num(A.File);
+    J += ",";
+    Num(A.Line);
+    J += ",";
+    Num(A.Column);
+    J += ",";
+    Num(A.Kernel);
+    J += "]";
+  }
+  J += "],\n\"strings\":[";
+  const std::vector<std::string> &S = M.Strings.keys();
+  for (size_t I = 0; I < S.size(); ++I) {
+    J += I ? ",\n" : "\n";
+    Str(S[I]);
+  }
+  J += "],\n\"lines\":{";
+  bool FirstFile = true;
+  for (size_t Fi = 0; Fi < M.Lines.size(); ++Fi) {
+    if (M.Lines[Fi].empty())
+      continue;
+    J += FirstFile ? "\n\"" : ",\n\"";
+    FirstFile = false;
+    Num(Fi);
+    J += "\":{";
+    bool First = true;
+    for (const auto &KV : M.Lines[Fi]) {
+      J += First ? "\"" : ",\n\"";
+      First = false;
+      Num(KV.first);
+      J += "\":";
+      Str(KV.second);
+    }
+    J += "}";
+  }
+  J += "},\n\"layouts\":[";
+  const std::vector<std::string> &L = M.Layouts.keys();
+  for (size_t I = 0; I < L.size(); ++I)
+    J += (I ? ",\n" : "\n") + L[I];
+  J += "],\n\"pictures\":[";
+  const std::vector<std::string> &P = M.Pictures.keys();
+  for (size_t I = 0; I < P.size(); ++I)
+    J += (I ? ",\n" : "\n") + P[I];
+  J += "]";
+  OS << J << FJ;
+}
+
+//===----------------------------------------------------------------------===//
+// The static summary
+//===----------------------------------------------------------------------===//
+
+/// "shmem-bank-conflict" -> "bank-conflict", for narrow columns.
+llvm::StringRef shortCheck(llvm::StringRef C) {
+  C.consume_front("shmem-");
+  return C;
+}
+
+std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+/// Tables longer than this show their largest rows; the script shows all.
+constexpr size_t SummaryRows = 50;
+
+struct CountRow {
+  std::string Key;                ///< data-value
+  std::vector<std::string> Cells; ///< The name cells (HTML).
+  size_t Total = 0;
+  std::vector<size_t> PerCheck;
+  size_t Order = 0;
+};
+
+void writeCountTable(llvm::raw_ostream &OS, llvm::StringRef Id,
+                     llvm::StringRef Caption,
+                     llvm::ArrayRef<std::string> NameHeads,
+                     std::vector<CountRow> Rows, const Model &M,
+                     llvm::StringRef Noun) {
+  std::sort(Rows.begin(), Rows.end(), [](const CountRow &A, const CountRow &B) {
+    if (A.Total != B.Total)
+      return A.Total > B.Total;
+    return A.Order < B.Order;
+  });
+  OS << "<table class=\"counts\" id=\"sum-" << Id << "\" data-filter=\"" << Id
+     << "\"><caption>" << escapeHtml(Caption) << " <span class=\"mute\">("
+     << Rows.size() << ")</span></caption><thead><tr>";
+  for (const std::string &H : NameHeads)
+    OS << "<th>" << H << "</th>";
+  OS << "<th class=\"n\">findings</th>";
+  if (M.Checks.size() > 1)
+    for (const std::string &C : M.Checks)
+      OS << "<th class=\"n\" title=\"" << escapeHtml(C) << "\">"
+         << escapeHtml(shortCheck(C)) << "</th>";
+  OS << "</tr></thead><tbody>";
+  size_t Shown = std::min(Rows.size(), SummaryRows);
+  for (size_t I = 0; I < Shown; ++I) {
+    const CountRow &R = Rows[I];
+    OS << "<tr data-value=\"" << R.Key << "\">";
+    for (const std::string &C : R.Cells)
+      OS << "<td>" << C << "</td>";
+    OS << "<td class=\"n\">" << R.Total << "</td>";
+    if (M.Checks.size() > 1)
+      for (size_t N : R.PerCheck)
+        OS << "<td class=\"n\">" << (N ? std::to_string(N) : "") << "</td>";
+    OS << "</tr>";
+  }
+  OS << "</tbody>";
+  if (Shown < Rows.size()) {
+    size_t Rest = 0;
+    for (size_t I = Shown; I < Rows.size(); ++I)
+      Rest += Rows[I].Total;
+    OS << "<tfoot><tr><td colspan=\""
+       << NameHeads.size() + 1 + (M.Checks.size() > 1 ? M.Checks.size() : 0)
+       << "\">&hellip; and "
+       << plural(Rows.size() - Shown, Noun, Noun.str() + "s") << " more ("
+       << plural(Rest, "finding", "findings")
+       << ") <button type=\"button\" class=\"show-all\" data-table=\"" << Id
+       << "\" hidden>show all " << Rows.size() << "</button></td></tr></tfoot>";
+  }
+  OS << "</table>\n";
+}
+
+void writeSummary(llvm::raw_ostream &OS, const Model &M,
+                  llvm::ArrayRef<ReportedFinding> Findings) {
+  const size_t NC = M.Checks.size();
+  std::vector<CountRow> Files(M.Files.size()), Kernels(M.Kernels.size());
+  std::vector<size_t> ByCheck(NC), Errors(NC);
+  std::vector<std::set<int>> CheckFiles(NC), CheckKernels(NC);
+  std::map<unsigned, size_t, std::greater<unsigned>> Degrees;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const Row &R = M.Rows[I];
+    ++ByCheck[R.Check];
+    Errors[R.Check] += Findings[I].WarningAsError;
+    CheckFiles[R.Check].insert(R.File);
+    CheckKernels[R.Check].insert(R.Kernel);
+    if (R.Degree > 1)
+      ++Degrees[R.Degree];
+    for (auto [Idx, Table] :
+         {std::pair{R.File, &Files}, std::pair{R.Kernel, &Kernels}}) {
+      if (Idx < 0)
+        continue;
+      CountRow &C = (*Table)[Idx];
+      if (C.PerCheck.empty()) {
+        C.PerCheck.resize(NC);
+        C.Order = I;
+      }
+      ++C.Total;
+      ++C.PerCheck[R.Check];
+    }
+  }
+  std::map<std::string, std::string> Descriptions;
+  for (const CheckDescription &D : knownChecks())
+    Descriptions[D.Id] = D.ShortDescription;
+
+  OS << "<section id=\"summary\"><h2>Summary</h2><div class=\"tables\">\n";
+  // By check.
+  bool AnyError = false;
+  for (size_t E : Errors)
+    AnyError |= E > 0;
+  OS << "<table class=\"counts\" id=\"sum-check\" data-filter=\"check\">"
+        "<caption>By check</caption><thead><tr><th>check</th>"
+        "<th class=\"n\">findings</th>"
+     << (AnyError ? "<th class=\"n\">errors</th>" : "")
+     << "<th class=\"n\">files</th><th class=\"n\">kernels</th></tr></thead>"
+        "<tbody>";
+  for (size_t C = 0; C < NC; ++C) {
+    CheckKernels[C].erase(-1);
+    OS << "<tr data-value=\"" << C << "\"><td><span class=\"check\">"
+       << escapeHtml(M.Checks[C]) << "</span>";
+    auto D = Descriptions.find(M.Checks[C]);
+    if (D != Descriptions.end() && !D->second.empty())
+      OS << "<br><span class=\"mute\">" << escapeHtml(D->second) << "</span>";
+    OS << "</td><td class=\"n\">" << ByCheck[C] << "</td>";
+    if (AnyError)
+      OS << "<td class=\"n\">" << (Errors[C] ? std::to_string(Errors[C]) : "")
+         << "</td>";
+    OS << "<td class=\"n\">" << CheckFiles[C].size() << "</td><td class=\"n\">"
+       << CheckKernels[C].size() << "</td></tr>";
+  }
+  OS << "</tbody></table>\n";
+  // Bank conflicts by degree.
+  if (!Degrees.empty()) {
+    OS << "<table class=\"counts\" id=\"sum-degree\" data-filter=\"degree\">"
+          "<caption>Bank conflicts by degree</caption><thead><tr>"
+          "<th>degree</th><th class=\"n\">findings</th></tr></thead><tbody>";
+    for (const auto &KV : Degrees)
+      OS << "<tr data-value=\"" << KV.first << "\"><td>" << KV.first
+         << "-way</td><td class=\"n\">" << KV.second << "</td></tr>";
+    OS << "</tbody></table>\n";
+  }
+  // By file and by kernel.
+  std::vector<CountRow> FileRows, KernelRows;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (!Files[I].Total)
+      continue;
+    Files[I].Key = std::to_string(I);
+    Files[I].Cells = {"<span class=\"path\">" + escapeHtml(M.Files[I]) +
+                      "</span>"};
+    FileRows.push_back(std::move(Files[I]));
+  }
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    const KernelInfo &K = M.Kernels[I];
+    Kernels[I].Key = std::to_string(I);
+    std::string Where =
+        K.File < 0 ? ""
+                   : escapeHtml(M.Files[K.File]) + ":" + std::to_string(K.Line);
+    Kernels[I].Cells = {"<code>" + escapeHtml(K.Name) + "</code>",
+                        "<span class=\"path\">" + Where + "</span>"};
+    KernelRows.push_back(std::move(Kernels[I]));
+  }
+  writeCountTable(OS, "file", "By file", {"file"}, std::move(FileRows), M,
+                  "file");
+  writeCountTable(OS, "kernel", "By kernel", {"kernel", "defined at"},
+                  std::move(KernelRows), M, "kernel");
+  OS << "</div></section>\n";
+}
+
+void writeGaps(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedGap> Gaps,
+               Sources &Src, const OutputContext &Ctx) {
+  // Said, not left out: findings may be missing where the analysis
+  // stopped short.
+  OS << "<section class=\"gaps\" id=\"not-analysed\">\n<h2>Not "
+        "analysed</h2>\n<p class=\"aside\">Findings may be missing here: "
+        "the analysis stopped short of these parts of the kernels.</p>\n";
+  for (const ReportedGap &G : Gaps) {
+    OS << "<div class=\"gap\"><h3>";
+    if (!G.Check.empty())
+      OS << "<span class=\"check\">" << escapeHtml(G.Check) << "</span>";
+    OS << "<span class=\"loc\">"
+       << escapeHtml(locationText(G.Loc, Ctx.RepoRoot)) << "</span></h3>\n"
+       << "<p class=\"message\">" << escapeHtml(G.message()) << "</p>\n"
+       << excerpt(Src, G.Loc, 1) << "\n<ul class=\"notes\">\n";
+    for (const ReportedNote &N : G.Notes)
+      OS << "<li><span class=\"kind\">note</span> <span class=\"loc\">"
+         << escapeHtml(locationText(N.Loc, Ctx.RepoRoot)) << "</span> "
+         << escapeHtml(N.Message) << "</li>\n";
+    OS << "</ul></div>\n";
+  }
+  OS << "</section>\n";
+}
+
 
 } // namespace
 
@@ -464,24 +972,24 @@ void writeHtmlReport(llvm::raw_ostream &OS,
                      const OutputContext &Ctx,
                      llvm::ArrayRef<ReportedGap> Gaps) {
   Sources Src(Ctx.ReadFile);
+  Model M(Findings, Ctx, Src);
   std::map<std::string, unsigned> ByCheck;
-  std::map<std::string, unsigned> Files;
-  for (const ReportedFinding &F : Findings) {
-    ++ByCheck[F.Check];
-    ++Files[repoRelativePath(F.Loc.File, Ctx.RepoRoot)];
+  std::set<int> Files;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    ++ByCheck[Findings[I].Check];
+    Files.insert(M.Rows[I].File);
   }
   OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
         "charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, "
         "initial-scale=1\">\n<title>shmem-lint report</title>\n<style>"
-     << Style
+     << ReportStyle
      << "</style>\n</head>\n<body>\n<header><h1>shmem-lint report</h1><p>";
   if (Findings.empty()) {
     OS << "No findings.";
   } else {
-    OS << Findings.size() << (Findings.size() == 1 ? " finding" : " findings")
-       << " in " << Files.size() << (Files.size() == 1 ? " file" : " files")
-       << ": ";
+    OS << plural(Findings.size(), "finding", "findings") << " in "
+       << plural(Files.size(), "file", "files") << ": ";
     bool First = true;
     for (const auto &KV : ByCheck) {
       OS << (First ? "" : ", ") << KV.second << " " << escapeHtml(KV.first);
@@ -489,8 +997,7 @@ void writeHtmlReport(llvm::raw_ostream &OS,
     }
   }
   if (!Gaps.empty())
-    OS << " <a href=\"#not-analysed\">" << Gaps.size()
-       << (Gaps.size() == 1 ? " part" : " parts")
+    OS << " <a href=\"#not-analysed\">" << plural(Gaps.size(), "part", "parts")
        << " of kernels not analysed</a>.";
   OS << "</p></header>\n<main>\n";
   if (Findings.empty() && !Gaps.empty())
@@ -499,98 +1006,26 @@ void writeHtmlReport(llvm::raw_ostream &OS,
   else if (Findings.empty())
     OS << "<p class=\"empty\">shmem-lint found nothing to report.</p>\n";
   else {
-    OS << "<nav><ol>";
-    for (size_t I = 0; I < Findings.size(); ++I) {
-      const ReportedFinding &F = Findings[I];
-      std::string Short =
-          F.Message.size() > 110 ? F.Message.substr(0, 107) + "..." : F.Message;
-      OS << "<li><a href=\"#finding-" << I + 1 << "\"><span class=\"loc\">"
-         << escapeHtml(locationText(F.Loc, Ctx.RepoRoot)) << "</span> "
-         << escapeHtml(Short) << "</a></li>";
-    }
-    OS << "</ol></nav>\n";
+    OS << "<noscript><p class=\"nojs\">JavaScript is off: this page shows "
+          "the counts and what was not analysed. The findings themselves "
+          "(messages, source excerpts, notes, fix-its and lane &rarr; bank "
+          "pictures), the filters and the grouping are drawn by the page's "
+          "script; <code>shmem-lint --format=text</code> prints the same "
+          "findings.</p></noscript>\n";
+    writeSummary(OS, M, Findings);
+    OS << ReportControls;
   }
-
-  for (size_t I = 0; I < Findings.size(); ++I) {
-    const ReportedFinding &F = Findings[I];
-    // A warning promoted by --warnings-as-errors says so before its check.
-    OS << "<section class=\"finding " << escapeHtml(F.Check)
-       << (F.WarningAsError ? " error" : "") << "\" id=\"finding-" << I + 1
-       << "\">\n<h2>"
-       << (F.WarningAsError ? "<span class=\"level-error\">error</span>" : "")
-       << "<span class=\"check\">" << escapeHtml(F.Check)
-       << "</span><span class=\"loc\">"
-       << escapeHtml(locationText(F.Loc, Ctx.RepoRoot)) << "</span></h2>\n";
-    OS << "<p class=\"message\">" << richMessage(F.Message) << "</p>\n";
-
-    // A race's two accesses, or a barrier and its condition, side by side;
-    // otherwise the finding's excerpt.
-    const ReportedNote *Witness = pairedNote(F);
-    if (Witness) {
-      OS << "<div class=\"pair\"><div><h3>"
-         << (F.Check == "shmem-race" ? "this access" : "the barrier")
-         << " <span class=\"loc\">"
-         << escapeHtml(locationText(F.Loc, Ctx.RepoRoot)) << "</span></h3>"
-         << excerpt(Src, F.Loc, 1) << "</div><div><h3>"
-         << richMessage(Witness->Message) << " <span class=\"loc\">"
-         << escapeHtml(locationText(Witness->Loc, Ctx.RepoRoot))
-         << "</span></h3>" << excerpt(Src, Witness->Loc, 1) << "</div></div>\n";
-    } else {
-      OS << excerpt(Src, F.Loc, 2) << "\n";
-    }
-
-    if (F.Picture)
-      writeBankPicture(OS, *F.Picture);
-    else if (!F.Detail.empty())
-      OS << "<pre class=\"detail\">" << escapeHtml(F.Detail) << "</pre>\n";
-
-    bool AnyNote = false;
-    for (const ReportedNote &N : F.Notes) {
-      if (&N == Witness)
-        continue;
-      if (!AnyNote)
-        OS << "<ul class=\"notes\">\n";
-      AnyNote = true;
-      OS << "<li><span class=\"kind\">note</span> <span class=\"loc\">"
-         << escapeHtml(locationText(N.Loc, Ctx.RepoRoot)) << "</span> "
-         << richMessage(N.Message) << excerpt(Src, N.Loc, 0) << "</li>\n";
-    }
-    if (AnyNote)
-      OS << "</ul>\n";
-    for (const ReportedFix &X : F.Fixes)
-      OS << "<p class=\"fix\"><span class=\"kind\">fix-it</span> "
-         << "<span class=\"loc\">"
-         << escapeHtml(repoRelativePath(X.File, Ctx.RepoRoot)) << ":" << X.Line
-         << ":" << X.Column << "</span>: replace " << X.Length
-         << (X.Length == 1 ? " byte" : " bytes") << " with <code>"
-         << escapeHtml(X.Replacement) << "</code></p>\n";
-    OS << "</section>\n";
-  }
-  // Said, not left out: findings may be missing where the analysis
-  // stopped short.
-  if (!Gaps.empty()) {
-    OS << "<section class=\"gaps\" id=\"not-analysed\">\n<h2>Not "
-          "analysed</h2>\n<p class=\"aside\">Findings may be missing here: "
-          "the analysis stopped short of these parts of the kernels.</p>\n";
-    for (const ReportedGap &G : Gaps) {
-      OS << "<div class=\"gap\"><h3>";
-      if (!G.Check.empty())
-        OS << "<span class=\"check\">" << escapeHtml(G.Check) << "</span>";
-      OS << "<span class=\"loc\">"
-         << escapeHtml(locationText(G.Loc, Ctx.RepoRoot)) << "</span></h3>\n"
-         << "<p class=\"message\">" << escapeHtml(G.message()) << "</p>\n"
-         << excerpt(Src, G.Loc, 1) << "\n<ul class=\"notes\">\n";
-      for (const ReportedNote &N : G.Notes)
-        OS << "<li><span class=\"kind\">note</span> <span class=\"loc\">"
-           << escapeHtml(locationText(N.Loc, Ctx.RepoRoot)) << "</span> "
-           << escapeHtml(N.Message) << "</li>\n";
-      OS << "</ul></div>\n";
-    }
-    OS << "</section>\n";
-  }
+  if (!Gaps.empty())
+    writeGaps(OS, Gaps, Src, Ctx);
   OS << "</main>\n<footer>shmem-lint " << escapeHtml(Ctx.ToolVersion)
      << " &middot; bank pictures: the worst warp of each access, from the bank "
-        "model calibrated on an H200</footer>\n</body>\n</html>\n";
+        "model calibrated on an H200</footer>\n";
+  if (!Findings.empty()) {
+    OS << "<script type=\"application/json\" id=\"shmem-data\">";
+    writeData(OS, M, Findings);
+    OS << "</script>\n<script>" << ReportScript << "</script>\n";
+  }
+  OS << "</body>\n</html>\n";
 }
 
 } // namespace shmem
