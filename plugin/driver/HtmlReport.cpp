@@ -911,7 +911,11 @@ void writeSummary(llvm::raw_ostream &OS, const Model &M,
     for (const auto &KV : Degrees)
       OS << "<tr data-value=\"" << KV.first << "\"><td>" << KV.first
          << "-way</td><td class=\"n\">" << KV.second << "</td></tr>";
-    OS << "</tbody></table>\n";
+    // Why a stride conflicts, to step through (docs/explain.md).
+    OS << "</tbody><tfoot><tr><td colspan=\"2\" class=\"lab\">Why a stride "
+          "of S words reaches only 32 / gcd(32, S) banks, step by step: "
+          "<code>shmem-lint explain --modulus 32 --step S --format=html</code> "
+          "(the residue lab)</td></tr></tfoot></table>\n";
   }
   // By file and by kernel.
   std::vector<CountRow> FileRows, KernelRows;

@@ -13,6 +13,7 @@ namespace shmem {
 const char *const ReportStyle = R"css(
 :root{--bad:#c0392b;--ok:#1e8449;--ink:#1d2433;--mute:#5b6474;--line:#d9dde5;--link:#2a5db0}
 *{box-sizing:border-box}
+td.lab{color:var(--mute);font-size:12px;max-width:18em;white-space:normal}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#f6f7f9}
 header{background:#1d2433;color:#fff;padding:14px 24px}
 header h1{margin:0;font-size:20px}
