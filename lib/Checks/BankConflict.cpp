@@ -753,14 +753,9 @@ private:
       PaddingTried.insert(V);
       auto Before = degreesOf(V);
       for (int64_t Pad : {1, 2, 4, 8}) {
-        // A 2-D array: the what-if the picture shows too (cached there).
-        std::optional<KernelTrace> Walked;
-        if (!TwoD) {
-          PaddingOverride O = Base;
-          O.PadElems = Pad;
-          Walked = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O);
-        }
-        const KernelTrace &T = Walked ? *Walked : WhatIf.paddedTrace(V, Pad);
+        // The what-if the picture shows too (cached there).
+        const KernelTrace &T = TwoD ? WhatIf.paddedTrace(V, Pad)
+                                    : WhatIf.flatPaddedTrace(V, flatStride(V), Pad);
         // A padding that leaves ldmatrix rows misaligned faults.
         bool Faults = llvm::any_of(T.Accesses, [&](const SharedAccess &A) {
           return A.Address.Base == V && misalignedRow(A);
@@ -942,7 +937,12 @@ private:
     addInstantiationNote(K, F.Notes);
     F.Notes.push_back(blockShapeNote(K));
     if (K.Opts.Pictures) {
-      F.Picture = WhatIf.picture(A, V.Warp, V.Addr, V.Bind, Pad);
+      // A flattened array's what-ifs need its row stride.
+      const FlatStride *Flat =
+          Var && !A.Address.DynamicShared && !innerSizeExpr(K.Ctx, Var)
+              ? &flatStride(Var)
+              : nullptr;
+      F.Picture = WhatIf.picture(A, V.Warp, V.Addr, V.Bind, Pad, Flat);
       F.Detail = renderBankPictureText(*F.Picture);
     }
     F.Weight = R.Wavefronts * 64 / std::max(1u, R.IdealWavefronts);

@@ -180,6 +180,21 @@ const KernelTrace &BankWhatIf::paddedTrace(const VarDecl *V, int64_t Pad) {
   return *Slot;
 }
 
+const KernelTrace &BankWhatIf::flatPaddedTrace(const VarDecl *V,
+                                               const FlatStride &S,
+                                               int64_t Pad) {
+  auto &Slot = Padded[{V, Pad}];
+  if (!Slot) {
+    PaddingOverride O(V, Pad);
+    O.StrideRefs = S.Refs;
+    O.StrideContexts = S.Contexts;
+    O.Stride = S.Value;
+    Slot = std::make_unique<KernelTrace>(
+        traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O));
+  }
+  return *Slot;
+}
+
 const SharedAccess *BankWhatIf::counterpart(const KernelTrace &T,
                                             const SharedAccess &A) {
   // Padding changes addresses only, so the walks agree access for access.
@@ -200,7 +215,8 @@ const SharedAccess *BankWhatIf::counterpart(const KernelTrace &T,
 BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
                                 const std::vector<std::optional<int64_t>> &Addr,
                                 const SymbolBinding &Bind,
-                                std::optional<int64_t> SuggestedPad) {
+                                std::optional<int64_t> SuggestedPad,
+                                const FlatStride *Flat) {
   ASTContext &Ctx = K.Ctx;
   AccessOp Op = A.Kind == AccessKind::Load ? AccessOp::Load : AccessOp::Store;
   BankPicture P;
@@ -217,6 +233,17 @@ BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
   std::optional<Array2D> Arr;
   if (Var && !A.Address.DynamicShared)
     Arr = array2D(Ctx, Var, &Elem);
+  // A flattened array `T a[N]` indexed `a[r * C + c]`: rows of C elements,
+  // the last one perhaps partial.
+  const bool Flattened = !Arr && Var && !A.Address.DynamicShared && Flat &&
+                         Flat->found() && Flat->Value > 0 &&
+                         Flat->ElemBytes > 0 && Flat->Elems > 0;
+  if (Flattened) {
+    Arr = Array2D{(Flat->Elems + Flat->Value - 1) / Flat->Value, Flat->Value,
+                  Flat->ElemBytes};
+    if (const auto *AT = Ctx.getAsArrayType(Var->getType()))
+      Elem = AT->getElementType();
+  }
   if (Var && !A.Address.DynamicShared && !Var->getType()->isIncompleteType() &&
       !Var->getType()->isDependentType())
     P.Original.SharedBytes =
@@ -226,18 +253,30 @@ BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
                        ? "no padded or swizzled what-if for an extern "
                          "__shared__ buffer"
                        : "padded and swizzled what-ifs are shown for 2-D "
-                         "arrays, T a[rows][columns]";
+                         "arrays, T a[rows][columns], and 1-D arrays indexed "
+                         "a[row * stride + column]";
     if (Var && !A.Address.DynamicShared)
       P.Original.Layout = declarationOf(Ctx, Var);
     return P;
   }
   std::string ElemName = typeName(Ctx, Elem);
-  P.Original.Layout = arrayDeclaration(ElemName, P.Array, *Arr);
+  // "float s[1024], rows of 32: s[r * 32 + c]" for a flattened array.
+  auto FlatLayout = [&](int64_t Stride) {
+    return ElemName + " " + P.Array + "[" +
+           std::to_string(Arr->Rows * Stride) + "], rows of " +
+           std::to_string(Stride) + ": " + P.Array + "[r * " +
+           std::to_string(Stride) + " + c]";
+  };
+  P.Original.Layout = Flattened ? declarationOf(Ctx, Var) + ", rows of " +
+                                      std::to_string(Arr->Cols)
+                                : arrayDeclaration(ElemName, P.Array, *Arr);
 
   // Padded: walk the kernel again with the rows longer, as the check does.
   int64_t Pad = SuggestedPad.value_or(1);
   P.PaddingSuggested = SuggestedPad.has_value();
-  const KernelTrace &T = paddedTrace(Var, Pad);
+  P.RowElems = Arr->Cols;
+  const KernelTrace &T =
+      Flattened ? flatPaddedTrace(Var, *Flat, Pad) : paddedTrace(Var, Pad);
   if (const SharedAccess *B = counterpart(T, A);
       B && B->Address.Offset.isAffine() && Warp < T.Geometry.warps()) {
     // The unknowns of two walks match by what they were made from.
@@ -257,9 +296,11 @@ BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
     PA.Cols += Pad;
     LayoutPicture LP = makeLayoutPicture(Model, PadAddr, B->Width, Op);
     LP.Label = "padded";
-    LP.Layout = arrayDeclaration(ElemName, P.Array, PA);
+    LP.Layout = Flattened ? FlatLayout(PA.Cols)
+                          : arrayDeclaration(ElemName, P.Array, PA);
     LP.SharedBytes = PA.bytes();
     P.Padded = std::move(LP);
+    P.PadElems = Pad;
   }
 
   // XOR swizzle: element (r, c) stored at (r, c ^ (r % n)).
@@ -274,7 +315,9 @@ BankPicture BankWhatIf::picture(const SharedAccess &A, unsigned Warp,
     std::string Row = Arr->Rows <= PerRow
                           ? std::string("r")
                           : "(r % " + std::to_string(PerRow) + ")";
-    LS.Layout = P.Array + "[r][c ^ " + Row + "]";
+    LS.Layout = Flattened ? P.Array + "[r * " + std::to_string(Arr->Cols) +
+                                " + (c ^ " + Row + ")]"
+                          : P.Array + "[r][c ^ " + Row + "]";
     if (*Unit > Arr->ElemBytes)
       LS.Layout += " on " + std::to_string(*Unit) + "-byte groups of columns";
     LS.SharedBytes = Arr->bytes();

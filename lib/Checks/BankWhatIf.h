@@ -13,6 +13,7 @@
 #define SHMEM_LINT_CHECKS_BANKWHATIF_H
 
 #include "Checks.h"
+#include "FlatStride.h"
 
 #include "BankModel.h"
 #include "BankPicture.h"
@@ -31,11 +32,14 @@ public:
   /// The picture of warp \p Warp of access \p A (an element of
   /// K.Trace.Accesses). \p Addr holds each lane's byte offset as the check
   /// computed it with the unknowns bound by \p Bind; \p SuggestedPad is the
-  /// padding the check offers, if any.
+  /// padding the check offers, if any. \p Flat is the row stride of a
+  /// flattened (1-D) array indexed `a[r * C + c]`: its what-ifs treat it as
+  /// rows of C elements (padding the stride, swizzling within rows).
   BankPicture picture(const SharedAccess &A, unsigned Warp,
                       const std::vector<std::optional<int64_t>> &Addr,
                       const SymbolBinding &Bind,
-                      std::optional<int64_t> SuggestedPad);
+                      std::optional<int64_t> SuggestedPad,
+                      const FlatStride *Flat = nullptr);
 
   /// K.Trace as it would be with the rows of the 2-D array \p V padded by
   /// \p Pad elements (cached). When every use of \p V is an element access
@@ -43,6 +47,11 @@ public:
   /// padding only adds i * Pad elements to those addresses, and the trace is
   /// patched; otherwise the kernel is walked again with the layout changed.
   const KernelTrace &paddedTrace(const clang::VarDecl *V, int64_t Pad);
+
+  /// K.Trace as it would be with the row stride \p S of the flattened
+  /// array \p V made S.Value + \p Pad (the kernel walked again; cached).
+  const KernelTrace &flatPaddedTrace(const clang::VarDecl *V,
+                                     const FlatStride &S, int64_t Pad);
 
 private:
   /// The patched trace of paddedTrace(), if \p V qualifies.

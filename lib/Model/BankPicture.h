@@ -72,6 +72,10 @@ struct BankPicture {
   /// The check suggests Padded (its fix-it); otherwise Padded is only a
   /// what-if.
   bool PaddingSuggested = false;
+  /// The rows the what-ifs work on: the elements per row (a 2-D array's
+  /// columns, a flattened array's row stride; 0 without what-ifs) and the
+  /// elements Padded adds to each.
+  int64_t RowElems = 0, PadElems = 0;
   /// Why there are no what-ifs, or what limits them (may be empty).
   std::string WhatIfNote;
 };

@@ -446,11 +446,13 @@ var ShmemExplorerModel = (function () {
   function isPow2(x) { return x > 0 && (x & (x - 1)) === 0; }
   function smallInt(x) { return x >= 0 && x < 2147483648; }
 
-  // The settings of the analysis for access `a`: the layout as written.
+  // The settings of the analysis for access `a`: the layout as written, in
+  // the rows its what-ifs used (a flattened array's row stride).
   function analysedState(data, a) {
-    var dims = data.dims;
+    var dims = data.dims, acc = data.accesses[a];
     return {
-      access: a, rowLen: dims[dims.length - 1], pad: 0, type: 0,
+      access: a, rowLen: (acc && acc.rowElems) || dims[dims.length - 1],
+      pad: 0, type: 0,
       swizzle: 'none', swzN: 0, swzMask: 0, swzShift: 0,
       block: data.block.slice(), warp: 'worst'
     };
@@ -565,6 +567,12 @@ var ShmemExplorerModel = (function () {
     return true;
   }
 
+  // The rows of the array in rows of `C` elements.
+  function rowsOf(data, C) {
+    return data.dims.length === 2 ? data.dims[0]
+                                  : Math.ceil(data.dims[0] / Math.max(1, C));
+  }
+
   // Which of the analysis' pictures has the settings of `st`, if any.
   function matchingPicture(data, acc, st) {
     var base = analysedState(data, st.access);
@@ -577,7 +585,7 @@ var ShmemExplorerModel = (function () {
       return { name: 'padded', pic: acc.padded };
     if (acc.swizzled && st.pad === 0 &&
         ((st.swizzle === 'mod' && st.swzN === acc.swizzleN) ||
-         (st.swizzle === 'row' && data.dims[0] <= acc.swizzleN)))
+         (st.swizzle === 'row' && rowsOf(data, base.rowLen) <= acc.swizzleN)))
       return { name: 'XOR swizzle', pic: acc.swizzled };
     return null;
   }

@@ -129,22 +129,17 @@ int64_t elementBytes(const ExplorerInput &In) {
   return 4;
 }
 
-/// The analysis' padding, in elements: from the padded picture's bytes.
-int64_t paddedBy(const BankPicture &P, const ExplorerInput &In,
+/// The swizzle's n (units per row) of the analysis' swizzled picture, for
+/// its rows of P.RowElems elements.
+int64_t swizzleN(const BankPicture &P, const ExplorerInput &In,
                  int64_t ElemBytes) {
-  if (!P.Padded || In.Dims.size() != 2 || P.Padded->SharedBytes <= 0)
+  if (!P.Swizzled || P.RowElems <= 0 || In.Dims.empty())
     return 0;
-  int64_t RowBytes = P.Padded->SharedBytes / int64_t(In.Dims[0]);
-  return RowBytes / ElemBytes - int64_t(In.Dims[1]);
-}
-
-/// The swizzle's n (units per row) of the analysis' swizzled picture.
-int64_t swizzleN(const ExplorerInput &In, int64_t ElemBytes,
-                 unsigned WidthBytes) {
-  if (In.Dims.size() != 2)
-    return 0;
-  Array2D A{int64_t(In.Dims[0]), int64_t(In.Dims[1]), ElemBytes};
-  std::optional<int64_t> Unit = swizzleUnitBytes(A, WidthBytes);
+  int64_t Elems = 1;
+  for (uint64_t D : In.Dims)
+    Elems *= int64_t(D);
+  Array2D A{(Elems + P.RowElems - 1) / P.RowElems, P.RowElems, ElemBytes};
+  std::optional<int64_t> Unit = swizzleUnitBytes(A, P.WidthBytes);
   return Unit ? A.Cols * A.ElemBytes / *Unit : 0;
 }
 
@@ -257,10 +252,11 @@ std::string explorerJson(const ExplorerInput &In) {
        << ",\"store\":" << (P.Store ? "true" : "false")
        << ",\"original\":" << jsonLayout(P.Original)
        << ",\"padded\":" << (P.Padded ? jsonLayout(*P.Padded) : "null")
-       << ",\"paddedBy\":" << paddedBy(P, In, E)
+       << ",\"rowElems\":" << P.RowElems
+       << ",\"paddedBy\":" << (P.Padded ? P.PadElems : 0)
        << ",\"paddingSuggested\":" << (P.PaddingSuggested ? "true" : "false")
        << ",\"swizzled\":" << (P.Swizzled ? jsonLayout(*P.Swizzled) : "null")
-       << ",\"swizzleN\":" << (P.Swizzled ? swizzleN(In, E, P.WidthBytes) : 0)
+       << ",\"swizzleN\":" << swizzleN(P, In, E)
        << ",\"whatIfNote\":" << jsonString(P.WhatIfNote) << "}";
     First = false;
   }
