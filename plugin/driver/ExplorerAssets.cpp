@@ -1116,6 +1116,8 @@ const char *const ExplorerUiJs = R"js(
       }
     }
   }
+  // A page that adds explorers later (the HTML report) starts them with this.
+  window.ShmemExplorerStart = start;
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
 })();

@@ -281,7 +281,9 @@ std::optional<ExplorerInput>
 explorerInputForFinding(const BankPicture &P, llvm::StringRef Message,
                         llvm::StringRef AccessText) {
   // "float tile[32][33]": the type, then the name, then the dimensions.
-  llvm::StringRef Decl = llvm::StringRef(P.Original.Layout).trim();
+  // A flattened array's is "float s[1024], rows of 32" (P.RowElems).
+  llvm::StringRef Decl =
+      llvm::StringRef(P.Original.Layout).split(", rows of ").first.trim();
   size_t Bracket = Decl.find('[');
   if (Bracket == llvm::StringRef::npos || P.Original.SharedBytes <= 0)
     return std::nullopt;

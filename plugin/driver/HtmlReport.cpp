@@ -17,6 +17,8 @@
 //             distinct layout picture once
 //   pictures  [array, warp, widthBytes, store, original, padded, swizzled,
 //             paddingSuggested, whatIfNote]: layouts by index, -1 none
+//   explorers per picture, the layout explorer's data (explorerJson), or
+//             null when it cannot model the array
 //   findings  [check, file, line, column, message, kernel, array, degree,
 //             picture, flags (1: warning as error), notes [[file, line,
 //             column, string]], fixes [[file, line, column, length,
@@ -27,6 +29,7 @@
 
 #include "HtmlReport.h"
 #include "HtmlReportAssets.h"
+#include "ExplorerPage.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -387,6 +390,9 @@ public:
   std::vector<KernelInfo> Kernels;
   std::vector<ArrayInfo> Arrays;
   Interner Strings, Layouts, Pictures;
+  /// Per picture: the layout explorer's data, or null when it cannot model
+  /// the array.
+  std::vector<std::string> Explorers;
   std::vector<Row> Rows;
   /// Per file: the lines excerpts show.
   std::vector<std::map<unsigned, std::string>> Lines;
@@ -598,7 +604,14 @@ private:
          (P.PaddingSuggested ? "1" : "0") + ",";
     appendJsonString(J, P.WhatIfNote);
     J += "]";
-    return Pictures.add(J);
+    int Id = Pictures.add(J);
+    if (size_t(Id) == Explorers.size()) {
+      // The layout explorer's input for this picture (ExplorerPage.h),
+      // opened in the card by "explore this layout".
+      std::optional<ExplorerInput> In = explorerInputForFinding(P, "");
+      Explorers.push_back(In ? explorerJson(*In) : "null");
+    }
+    return Id;
   }
 
   Row resolve(const ReportedFinding &F, unsigned Check) {
@@ -767,6 +780,9 @@ void writeData(llvm::raw_ostream &OS, Model &M,
   const std::vector<std::string> &P = M.Pictures.keys();
   for (size_t I = 0; I < P.size(); ++I)
     J += (I ? ",\n" : "\n") + P[I];
+  J += "],\n\"explorers\":[";
+  for (size_t I = 0; I < M.Explorers.size(); ++I)
+    J += (I ? ",\n" : "\n") + M.Explorers[I];
   J += "]";
   OS << J << FJ;
 }
@@ -1028,6 +1044,11 @@ void writeHtmlReport(llvm::raw_ostream &OS,
     OS << "<script type=\"application/json\" id=\"shmem-data\">";
     writeData(OS, M, Findings);
     OS << "</script>\n<script>" << ReportScript << "</script>\n";
+    // The layout explorer, opened in a card by "explore this layout".
+    if (llvm::any_of(M.Explorers, [](const std::string &E) {
+          return E != "null";
+        }))
+      writeExplorerScript(OS);
   }
   OS << "</body>\n</html>\n";
 }

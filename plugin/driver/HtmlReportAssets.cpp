@@ -406,6 +406,18 @@ function explore(btn) {
     btn.after(pre);
   }
   pre.textContent = cmd;
+  // The explorer itself, in the card, when the page carries its data for
+  // this picture (ExplorerPage.h; its script is on the page then).
+  var data = (D.explorers || [])[FS[d.finding - 1][PIC]];
+  var id = 'explorer-' + d.finding;
+  if (data && window.ShmemExplorerStart && !document.getElementById(id)) {
+    var div = document.createElement('div');
+    div.className = 'shmem-explorer';
+    div.id = id;
+    div.setAttribute('data-shmem-explorer', JSON.stringify(data));
+    pre.after(div);
+    window.ShmemExplorerStart();
+  }
 }
 
 function card(i) {

@@ -224,6 +224,21 @@ test('lane table, and the layout explorer hook', async () => {
     assert.ok(d.block, 'block');
     const cmd = await page.$eval(`${card} pre.explore-cmd`, (e) => e.textContent);
     assert.match(cmd, /^shmem-lint explain --shape 32x32 --type float --index 'tile\[.*\]' --block [0-9x]+ --format=html > explorer\.html$/);
+    // The explorer itself opens in the card, from the analysis' picture:
+    // 32 wavefronts as written, 1 after padding by one element (the arrow
+    // key of its padding input), as the check's padded picture says.
+    const ex = `${card} .shmem-explorer[data-started]`;
+    await page.waitForSelector(ex);
+    const id = await page.$eval(ex, (e) => e.id);
+    const stat = () => page.$eval(ex, (e) => [e.getAttribute('data-wavefronts'), e.getAttribute('data-bytes')]);
+    assert.deepStrictEqual(await stat(), ['32', '4096']);
+    await page.click(`#${id}-pad`);
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((sel) => document.querySelector(sel).getAttribute('data-wavefronts') === '1', {}, ex);
+    assert.deepStrictEqual(await stat(), ['1', '4224']);
+    // A second click does not open a second explorer.
+    await clickSettled(page, `${card} button.explore`);
+    assert.strictEqual(await page.$$eval(`${card} .shmem-explorer`, (e) => e.length), 1);
     await page.$eval(card, (e) => e.scrollIntoView());
     await screenshot(page, 'report-lane-table');
   });
