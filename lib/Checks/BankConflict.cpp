@@ -731,17 +731,9 @@ private:
     if (Cached != PaddingCache.end())
       return Cached->second;
     std::optional<int64_t> Result;
-    PaddingOverride Base(V, 0);
     const bool TwoD = innerSizeExpr(K.Ctx, V) != nullptr;
-    bool Padable = TwoD;
-    if (!TwoD) {
-      // A flattened array: the what-if changes its row stride.
-      const FlatStride &FS = flatStride(V);
-      Padable = FS.found();
-      Base.StrideRefs = FS.Refs;
-      Base.StrideContexts = FS.Contexts;
-      Base.Stride = FS.Value;
-    }
+    // A flattened array: the what-if changes its row stride.
+    bool Padable = TwoD || flatStride(V).found();
     // An access whose banks come from bit operations (a swizzle) is only
     // known per residue of its unknown: the what-if cannot show that
     // padding leaves it no worse, so none is offered.
@@ -754,8 +746,9 @@ private:
       auto Before = degreesOf(V);
       for (int64_t Pad : {1, 2, 4, 8}) {
         // The what-if the picture shows too (cached there).
-        const KernelTrace &T = TwoD ? WhatIf.paddedTrace(V, Pad)
-                                    : WhatIf.flatPaddedTrace(V, flatStride(V), Pad);
+        const KernelTrace &T =
+            TwoD ? WhatIf.paddedTrace(V, Pad)
+                 : WhatIf.flatPaddedTrace(V, flatStride(V), Pad);
         // A padding that leaves ldmatrix rows misaligned faults.
         bool Faults = llvm::any_of(T.Accesses, [&](const SharedAccess &A) {
           return A.Address.Base == V && misalignedRow(A);
