@@ -17,59 +17,12 @@
 
 #include "llvm/ADT/StringExtras.h"
 
-#include <cstdio>
 #include <sstream>
 #include <type_traits>
 
 namespace shmem {
 
 namespace {
-
-/// A JSON string; '<', '>' and '&' as escapes too, so that the text is safe
-/// in a <script> and in an attribute alike.
-std::string jsonString(llvm::StringRef S) {
-  std::string Out = "\"";
-  for (unsigned char C : S) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    case '<':
-      Out += "\\u003c";
-      break;
-    case '>':
-      Out += "\\u003e";
-      break;
-    case '&':
-      Out += "\\u0026";
-      break;
-    case '\'':
-      Out += "\\u0027";
-      break;
-    default:
-      if (C < 0x20) {
-        char Buf[8];
-        snprintf(Buf, sizeof Buf, "\\u%04x", C);
-        Out += Buf;
-      } else {
-        Out += char(C);
-      }
-    }
-  }
-  return Out + "\"";
-}
 
 template <typename T> std::string jsonArray(const std::vector<T> &V) {
   std::string Out = "[";
@@ -86,8 +39,8 @@ template <typename T> std::string jsonArray(const std::vector<T> &V) {
 
 std::string jsonLayout(const LayoutPicture &L) {
   std::ostringstream OS;
-  OS << "{\"label\":" << jsonString(L.Label)
-     << ",\"layout\":" << jsonString(L.Layout)
+  OS << "{\"label\":" << scriptJsonString(L.Label)
+     << ",\"layout\":" << scriptJsonString(L.Layout)
      << ",\"laneBank\":" << jsonArray(L.LaneBank) << ",\"laneWord\":[";
   // LaneWord is meaningless for an inactive lane: 0 there.
   for (size_t I = 0; I < L.LaneWord.size(); ++I)
@@ -232,9 +185,9 @@ void writeSummary(llvm::raw_ostream &Out, const BankPicture &P, size_t Index) {
 std::string explorerJson(const ExplorerInput &In) {
   int64_t E = elementBytes(In);
   std::ostringstream OS;
-  OS << "{\"type\":" << jsonString(In.Type)
+  OS << "{\"type\":" << scriptJsonString(In.Type)
      << ",\"dims\":" << jsonArray(In.Dims) << ",\"elemBytes\":" << E
-     << ",\"index\":" << jsonString(In.Index)
+     << ",\"index\":" << scriptJsonString(In.Index)
      << ",\"store\":" << (In.Store ? "true" : "false") << ",\"block\":["
      << In.BlockX << "," << In.BlockY << "," << In.BlockZ
      << "],\"blockKnown\":" << (In.BlockKnown ? "true" : "false")
@@ -244,10 +197,10 @@ std::string explorerJson(const ExplorerInput &In) {
     if (!A.Picture)
       continue;
     const BankPicture &P = *A.Picture;
-    OS << (First ? "" : ",") << "{\"text\":" << jsonString(accessText(A.Text))
+    OS << (First ? "" : ",") << "{\"text\":" << scriptJsonString(accessText(A.Text))
        << ",\"reported\":" << (A.Reported ? "true" : "false")
-       << ",\"message\":" << jsonString(A.Message)
-       << ",\"array\":" << jsonString(P.Array) << ",\"warp\":" << P.Warp
+       << ",\"message\":" << scriptJsonString(A.Message)
+       << ",\"array\":" << scriptJsonString(P.Array) << ",\"warp\":" << P.Warp
        << ",\"width\":" << P.WidthBytes
        << ",\"store\":" << (P.Store ? "true" : "false")
        << ",\"original\":" << jsonLayout(P.Original)
@@ -257,7 +210,7 @@ std::string explorerJson(const ExplorerInput &In) {
        << ",\"paddingSuggested\":" << (P.PaddingSuggested ? "true" : "false")
        << ",\"swizzled\":" << (P.Swizzled ? jsonLayout(*P.Swizzled) : "null")
        << ",\"swizzleN\":" << swizzleN(P, In, E)
-       << ",\"whatIfNote\":" << jsonString(P.WhatIfNote) << "}";
+       << ",\"whatIfNote\":" << scriptJsonString(P.WhatIfNote) << "}";
     First = false;
   }
   OS << "]}";

@@ -120,6 +120,27 @@ void appendJsonString(std::string &Out, llvm::StringRef In) {
   Out += '"';
 }
 
+/// Appends \p Values to the report's data, separated by commas: numbers as
+/// they are, strings as script-safe JSON strings.
+void appendField(std::string &J, int64_t N) { J += std::to_string(N); }
+void appendField(std::string &J, llvm::StringRef S) { appendJsonString(J, S); }
+template <typename T, typename... Ts>
+void appendFields(std::string &J, const T &First, const Ts &...Rest) {
+  appendField(J, First);
+  ((J += ',', appendField(J, Rest)), ...);
+}
+
+/// `[1,2,3]`.
+template <typename T> void appendNumbers(std::string &J, const T &Values) {
+  J += '[';
+  for (size_t I = 0; I < Values.size(); ++I) {
+    if (I)
+      J += ',';
+    appendField(J, int64_t(Values[I]));
+  }
+  J += ']';
+}
+
 } // namespace
 
 std::string scriptJsonString(llvm::StringRef S) {
@@ -571,38 +592,35 @@ private:
 
   int layoutIndex(const LayoutPicture &L) {
     std::string J = "[";
-    appendJsonString(J, L.Layout);
+    appendFields(J, L.Layout, describeLayoutCost(L));
     J += ",";
-    appendJsonString(J, describeLayoutCost(L));
-    J += ",[";
-    for (size_t I = 0; I < L.LaneBank.size(); ++I)
-      J += (I ? "," : "") + std::to_string(L.LaneBank[I]);
-    J += "],[";
-    for (size_t I = 0; I < L.LaneWord.size(); ++I)
-      J += (I ? "," : "") +
-           std::to_string(
-               I < L.LaneBank.size() && L.LaneBank[I] < 0 ? 0 : L.LaneWord[I]);
-    J += "],\"";
+    appendNumbers(J, L.LaneBank);
+    // An inactive lane's word means nothing: 0.
+    std::vector<int64_t> Words(L.LaneWord.begin(), L.LaneWord.end());
+    for (size_t I = 0; I < Words.size() && I < L.LaneBank.size(); ++I)
+      if (L.LaneBank[I] < 0)
+        Words[I] = 0;
+    J += ",";
+    appendNumbers(J, Words);
+    J += ",\"";
     for (size_t I = 0; I < L.LaneBank.size(); ++I)
       J += I < L.Broadcast.size() && L.Broadcast[I] ? '1' : '0';
-    J += "\",[";
-    for (size_t I = 0; I < L.WordsPerBank.size(); ++I)
-      J += (I ? "," : "") + std::to_string(L.WordsPerBank[I]);
-    J += "]," + std::to_string(L.Degree) + "," + std::to_string(L.PhaseLanes) +
-         "," + std::to_string(L.SharedBytes) + "]";
+    J += "\",";
+    appendNumbers(J, L.WordsPerBank);
+    J += ",";
+    appendFields(J, L.Degree, L.PhaseLanes, L.SharedBytes);
+    J += "]";
     return Layouts.add(J);
   }
 
   int pictureIndex(const BankPicture &P) {
+    // In this order: the layouts are numbered as they are first seen.
+    int Original = layoutIndex(P.Original);
+    int Padded = P.Padded ? layoutIndex(*P.Padded) : -1;
+    int Swizzled = P.Swizzled ? layoutIndex(*P.Swizzled) : -1;
     std::string J = "[";
-    appendJsonString(J, P.Array);
-    J += "," + std::to_string(P.Warp) + "," + std::to_string(P.WidthBytes) +
-         "," + (P.Store ? "1" : "0") + "," +
-         std::to_string(layoutIndex(P.Original)) + "," +
-         std::to_string(P.Padded ? layoutIndex(*P.Padded) : -1) + "," +
-         std::to_string(P.Swizzled ? layoutIndex(*P.Swizzled) : -1) + "," +
-         (P.PaddingSuggested ? "1" : "0") + ",";
-    appendJsonString(J, P.WhatIfNote);
+    appendFields(J, P.Array, P.Warp, P.WidthBytes, P.Store ? 1 : 0, Original,
+                 Padded, Swizzled, P.PaddingSuggested ? 1 : 0, P.WhatIfNote);
     J += "]";
     int Id = Pictures.add(J);
     if (size_t(Id) == Explorers.size()) {
@@ -642,10 +660,8 @@ private:
 void writeData(llvm::raw_ostream &OS, Model &M,
                llvm::ArrayRef<ReportedFinding> Findings) {
   std::string J;
-  auto Str = [&](llvm::StringRef S) { appendJsonString(J, S); };
-  auto Num = [&](int64_t N) { J += std::to_string(N); };
   J += "{\"version\":";
-  Str(M.Ctx.ToolVersion);
+  appendField(J, M.Ctx.ToolVersion);
   // Findings first: they may add files (fix-its in other files).
   std::string FJ;
   std::swap(J, FJ);
@@ -654,58 +670,29 @@ void writeData(llvm::raw_ostream &OS, Model &M,
     const ReportedFinding &F = Findings[I];
     const Row &R = M.Rows[I];
     J += I ? ",\n[" : "\n[";
-    Num(R.Check);
-    J += ",";
-    Num(R.File);
-    J += ",";
-    Num(F.Loc.Line);
-    J += ",";
-    Num(F.Loc.Column);
-    J += ",";
-    Str(F.Message);
-    J += ",";
-    Num(R.Kernel);
-    J += ",";
-    Num(R.Array);
-    J += ",";
-    Num(R.Degree);
-    J += ",";
-    Num(R.Picture);
-    J += ",";
-    Num(F.WarningAsError ? 1 : 0);
+    appendFields(J, R.Check, R.File, F.Loc.Line, F.Loc.Column, F.Message,
+                 R.Kernel, R.Array, R.Degree, R.Picture,
+                 F.WarningAsError ? 1 : 0);
     J += ",[";
     for (size_t N = 0; N < F.Notes.size(); ++N) {
       const ReportedNote &Note = F.Notes[N];
       J += N ? ",[" : "[";
-      Num(M.file(Note.Loc.File));
-      J += ",";
-      Num(Note.Loc.Line);
-      J += ",";
-      Num(Note.Loc.Column);
-      J += ",";
-      Num(M.Strings.add(Note.Message));
+      int File = M.file(Note.Loc.File);
+      appendFields(J, File, Note.Loc.Line, Note.Loc.Column,
+                   M.Strings.add(Note.Message));
       J += "]";
     }
     J += "],[";
     for (size_t N = 0; N < F.Fixes.size(); ++N) {
       const ReportedFix &X = F.Fixes[N];
       J += N ? ",[" : "[";
-      Num(M.file(X.File));
-      J += ",";
-      Num(X.Line);
-      J += ",";
-      Num(X.Column);
-      J += ",";
-      Num(X.Length);
-      J += ",";
-      Str(X.Replacement);
+      appendFields(J, M.file(X.File), X.Line, X.Column, X.Length,
+                   X.Replacement);
       J += "]";
     }
     J += "],";
     // The text picture only where there is no drawn one.
-    Str(F.Picture ? "" : F.Detail);
-    J += ",";
-    Num(R.Pair);
+    appendFields(J, F.Picture ? llvm::StringRef() : F.Detail, R.Pair);
     J += "]";
   }
   J += "]}";
@@ -714,44 +701,32 @@ void writeData(llvm::raw_ostream &OS, Model &M,
   J += ",\n\"files\":[";
   for (size_t I = 0; I < M.Files.size(); ++I) {
     J += I ? "," : "";
-    Str(M.Files[I]);
+    appendField(J, M.Files[I]);
   }
   J += "],\n\"checks\":[";
   for (size_t I = 0; I < M.Checks.size(); ++I) {
     J += I ? "," : "";
-    Str(M.Checks[I]);
+    appendField(J, M.Checks[I]);
   }
   J += "],\n\"kernels\":[";
   for (size_t I = 0; I < M.Kernels.size(); ++I) {
     const KernelInfo &K = M.Kernels[I];
     J += I ? ",\n[" : "\n[";
-    Str(K.Name);
-    J += ",";
-    Num(K.File);
-    J += ",";
-    Num(K.Line);
+    appendFields(J, K.Name, K.File, K.Line);
     J += "]";
   }
   J += "],\n\"arrays\":[";
   for (size_t I = 0; I < M.Arrays.size(); ++I) {
     const ArrayInfo &A = M.Arrays[I];
     J += I ? ",\n[" : "\n[";
-    Str(A.Name);
-    J += ",";
-    Num(A.File);
-    J += ",";
-    Num(A.Line);
-    J += ",";
-    Num(A.Column);
-    J += ",";
-    Num(A.Kernel);
+    appendFields(J, A.Name, A.File, A.Line, A.Column, A.Kernel);
     J += "]";
   }
   J += "],\n\"strings\":[";
   const std::vector<std::string> &S = M.Strings.keys();
   for (size_t I = 0; I < S.size(); ++I) {
     J += I ? ",\n" : "\n";
-    Str(S[I]);
+    appendField(J, S[I]);
   }
   J += "],\n\"lines\":{";
   bool FirstFile = true;
@@ -760,15 +735,15 @@ void writeData(llvm::raw_ostream &OS, Model &M,
       continue;
     J += FirstFile ? "\n\"" : ",\n\"";
     FirstFile = false;
-    Num(Fi);
+    appendField(J, int64_t(Fi));
     J += "\":{";
     bool First = true;
     for (const auto &KV : M.Lines[Fi]) {
       J += First ? "\"" : ",\n\"";
       First = false;
-      Num(KV.first);
+      appendField(J, int64_t(KV.first));
       J += "\":";
-      Str(KV.second);
+      appendField(J, KV.second);
     }
     J += "}";
   }
