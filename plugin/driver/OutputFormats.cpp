@@ -169,6 +169,8 @@ std::string encodeUriPath(llvm::StringRef P, bool KeepColon) {
   return Out;
 }
 
+} // namespace
+
 std::string fileUri(llvm::StringRef AbsPath) {
   std::string P = normalizePath(AbsPath);
   if (!llvm::StringRef(P).starts_with("/"))
@@ -176,7 +178,6 @@ std::string fileUri(llvm::StringRef AbsPath) {
   return "file://" + encodeUriPath(P, /*KeepColon=*/true);
 }
 
-/// The UTF-16 column of 1-based byte column \p Column in \p Line.
 unsigned utf16Column(llvm::StringRef Line, unsigned Column) {
   if (Column == 0)
     return 0;
@@ -190,6 +191,8 @@ unsigned utf16Column(llvm::StringRef Line, unsigned Column) {
   // A column past the end of the line (clang points at the newline).
   return Units + (Column - 1 - Prefix.size()) + 1;
 }
+
+namespace {
 
 std::string sha256Hex(llvm::StringRef Data) {
   std::array<uint8_t, 32> H =

@@ -65,6 +65,14 @@ using FileReader =
 /// Reads from disk.
 FileReader diskFileReader();
 
+/// The file:// URI of an absolute path (SARIF's artifacts, the language
+/// server's locations), escaping what RFC 3986 requires.
+std::string fileUri(llvm::StringRef AbsPath);
+
+/// The 1-based UTF-16 column (SARIF's and LSP's unit) of the 1-based byte
+/// column \p Column (clang's) in \p Line; past the line's end, one per byte.
+unsigned utf16Column(llvm::StringRef Line, unsigned Column);
+
 struct OutputContext {
   std::string ToolVersion;
   /// Absolute; paths below it are written relative to it (with forward

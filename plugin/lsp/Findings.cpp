@@ -154,7 +154,7 @@ std::vector<DocumentFinding> readReport(const llvm::json::Value &Report,
                   std::to_string(Line) + ": " + F.Message;
       Related.push_back(llvm::json::Object{
           {"location",
-           llvm::json::Object{{"uri", uriFromPath(File)},
+           llvm::json::Object{{"uri", fileUri(File)},
                               {"range", toJson(Files.at(File, Line, Column))}}},
           {"message", IsGap ? "not fully analysed here" : "the finding"}});
     }
@@ -164,7 +164,7 @@ std::vector<DocumentFinding> readReport(const llvm::json::Value &Report,
           Related.push_back(llvm::json::Object{
               {"location",
                llvm::json::Object{
-                   {"uri", uriFromPath(str(*N, "file"))},
+                   {"uri", fileUri(str(*N, "file"))},
                    {"range", toJson(Files.at(str(*N, "file"), num(*N, "line"),
                                              num(*N, "column")))}}},
               {"message", str(*N, "message").str()}});
@@ -183,7 +183,7 @@ std::vector<DocumentFinding> readReport(const llvm::json::Value &Report,
           break;
         }
         size_t Begin = size_t(*Offset), End = Begin + size_t(*Length);
-        F.Fix.push_back({uriFromPath(XFile),
+        F.Fix.push_back({fileUri(XFile),
                          {T->position(Begin), T->position(End)},
                          str(*X, "replacement").str()});
         if (F.Fix.size() == 1 && XFile == Path)

@@ -2,6 +2,8 @@
 
 #include "TextPositions.h"
 
+#include "OutputFormats.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -70,17 +72,10 @@ Position LineTable::position(size_t Offset) const {
   unsigned Line =
       std::upper_bound(Starts.begin(), Starts.end(), Offset) - Starts.begin() -
       1;
-  // UTF-16 code units: one per code point below U+10000, two above. A
-  // UTF-8 lead byte says how long its sequence is; continuation bytes
-  // (10xxxxxx) add nothing.
-  unsigned Units = 0;
-  for (size_t I = Starts[Line]; I < Offset; ++I) {
-    unsigned char C = Text[I];
-    if ((C & 0xC0) == 0x80)
-      continue;
-    Units += C >= 0xF0 ? 2 : 1;
-  }
-  return {Line, Units};
+  size_t Start = Starts[Line];
+  return {Line, utf16Column(Text.slice(Start, Offset),
+                            unsigned(Offset - Start + 1)) -
+                    1};
 }
 
 size_t LineTable::tokenEnd(size_t Offset) const {

@@ -30,21 +30,4 @@ std::optional<std::string> pathFromUri(llvm::StringRef Uri) {
   return Path;
 }
 
-std::string uriFromPath(llvm::StringRef Path) {
-  std::string Uri = "file://";
-  for (unsigned char C : Path) {
-    // RFC 3986's unreserved characters and the path separator stay; editors
-    // compare URIs as strings, and VS Code escapes everything else.
-    if (llvm::isAlnum(C) || C == '/' || C == '-' || C == '.' || C == '_' ||
-        C == '~') {
-      Uri += char(C);
-    } else {
-      Uri += '%';
-      Uri += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
-      Uri += llvm::hexdigit(C & 15, /*LowerCase=*/false);
-    }
-  }
-  return Uri;
-}
-
 } // namespace shmem::lsp

@@ -2,7 +2,8 @@
 //
 // The language server names documents by URI and runs analyses on paths.
 // Only file:// URIs name something shmem-lint can analyse; the others
-// (untitled:, git:, ...) are answered with no diagnostics.
+// (untitled:, git:, ...) are answered with no diagnostics. The other way,
+// a path's URI, is the driver's fileUri() (OutputFormats.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +20,6 @@ namespace shmem::lsp {
 /// The absolute path a file:// URI names, percent-decoded; std::nullopt for
 /// any other scheme or a malformed escape.
 std::optional<std::string> pathFromUri(llvm::StringRef Uri);
-
-/// The file:// URI of an absolute path, escaping what RFC 3986 requires.
-std::string uriFromPath(llvm::StringRef Path);
 
 } // namespace shmem::lsp
 

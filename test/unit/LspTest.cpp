@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Findings.h"
+#include "OutputFormats.h"
 #include "TextPositions.h"
 #include "Uri.h"
 
 #include "gtest/gtest.h"
 
+using namespace shmem;
 using namespace shmem::lsp;
 
 namespace {
@@ -50,7 +52,7 @@ TEST(LspPositions, ARangeCoversTheTokenAndIsNeverEmpty) {
 }
 
 TEST(LspUri, PathsRoundTripThroughUris) {
-  EXPECT_EQ(uriFromPath("/a b/c#d.cu"), "file:///a%20b/c%23d.cu");
+  EXPECT_EQ(fileUri("/a b/c#d.cu"), "file:///a%20b/c%23d.cu");
   EXPECT_EQ(pathFromUri("file:///a%20b/c%23d.cu"), "/a b/c#d.cu");
   EXPECT_EQ(pathFromUri("file://localhost/x.cu"), "/x.cu");
   EXPECT_EQ(pathFromUri("untitled:Untitled-1"), std::nullopt);
