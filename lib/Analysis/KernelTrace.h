@@ -181,6 +181,15 @@ struct SharedAccess {
   unsigned Seq = 0; ///< Program order within the walk.
   /// For element accesses to a shared array: the logical indexing.
   TileIndex Tile;
+  /// An asynchronous copy from global memory (cp.async, LDGSTS): a store
+  /// that completes at the issuing thread's wait, not where it is written
+  /// (see AsyncCopy).
+  bool Async = false;
+  /// For Async: the walk's number at the wait that completes the copy in
+  /// the issuing thread (accesses numbered below it come before), and that
+  /// wait; 0 when no wait for it follows in the walk.
+  unsigned AsyncDoneSeq = 0;
+  clang::SourceLocation AsyncDoneLoc;
   /// An inline-asm ldmatrix/stmatrix (its mnemonic; empty otherwise): a
   /// 16-byte row per lane of the first 8 * N lanes, each row required to
   /// be 16-byte aligned.

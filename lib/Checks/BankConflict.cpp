@@ -22,12 +22,14 @@
 #include "PatternSet.h"
 #include "SwizzleFix.h"
 
+#include "Analysis/CompiledWidths.h"
 #include "Analysis/Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/Hashing.h"
 
+#include <deque>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -114,9 +116,24 @@ public:
     Degrees.assign(K.Trace.Accesses.size(), 0);
     WarpMemo Memo;
     std::set<const Expr *> Misaligned;
-    for (const SharedAccess &A : K.Trace.Accesses) {
-      if (A.Kind == AccessKind::Atomic)
+    Compiled = compiledWidths(K.Trace, Ctx());
+    for (const SharedAccess &Written : K.Trace.Accesses) {
+      if (Written.Kind == AccessKind::Atomic)
         continue;
+      // The access as nvcc emits it: merged with the next ones of its run
+      // into one wider instruction, or part of a previous one's.
+      unsigned Index = unsigned(&Written - K.Trace.Accesses.data());
+      const CompiledAccess &C = Compiled[Index];
+      if (C.Leader != Index)
+        continue;
+      const SharedAccess *Emitted = &Written;
+      if (C.merged()) {
+        MergedCopies.push_back(Written);
+        MergedCopies.back().Width = C.Width;
+        CopyIndex[&MergedCopies.back()] = Index;
+        Emitted = &MergedCopies.back();
+      }
+      const SharedAccess &A = *Emitted;
       // A misaligned row faults: its wavefronts mean nothing.
       if (!A.Matrix.empty() &&
           (Misaligned.count(A.E) || reportMisalignedRow(A))) {
@@ -124,7 +141,9 @@ public:
         continue;
       }
       WarpVerdict V = worstWarp(A, K.Trace, &Memo);
-      Degrees[&A - K.Trace.Accesses.data()] = V.Valid ? V.Result.degree() : 1;
+      Degrees[Index] = V.Valid ? V.Result.degree() : 1;
+      for (unsigned J = Index + 1; J < Compiled.size() && Compiled[J].Leader == Index; ++J)
+        Degrees[J] = Degrees[Index];
       if (V.Capped)
         reportCapped(A, V.Capped);
       if (!V.Valid) {
@@ -227,6 +246,28 @@ private:
             " combinations of residues";
     G.CallStack = A.CallStack;
     K.reportGap(Sink, std::move(G));
+  }
+  /// What each access of K.Trace becomes in the emitted code.
+  std::vector<CompiledAccess> Compiled;
+  /// Merged accesses: the run's first access with the instruction's width,
+  /// and the index of that first access in K.Trace.
+  std::deque<SharedAccess> MergedCopies;
+  std::map<const SharedAccess *, unsigned> CopyIndex;
+  unsigned indexOf(const SharedAccess &A) const {
+    auto It = CopyIndex.find(&A);
+    return It != CopyIndex.end() ? It->second
+                                 : unsigned(&A - K.Trace.Accesses.data());
+  }
+  /// "; nvcc merges this thread's 4 adjacent loads of 'As' into one
+  /// 128-bit load here" for a merged access, else nothing.
+  std::string mergedNote(const SharedAccess &A) {
+    const CompiledAccess &C = Compiled[indexOf(A)];
+    if (!C.merged())
+      return "";
+    return "; nvcc merges this thread's " + std::to_string(C.Count) +
+           " adjacent " + (A.Kind == AccessKind::Load ? "loads" : "stores") +
+           " of '" + baseName(A) + "' into one " + std::to_string(C.Width * 8) +
+           "-bit " + (A.Kind == AccessKind::Load ? "load" : "store") + " here";
   }
   /// worstWarp's degree of each access of K.Trace (1 when it makes no
   /// claim), for the padding what-if's comparison.
@@ -815,6 +856,7 @@ private:
         << " distinct words of '" << Name << "' in bank " << R.Worst.Bank
         << " (" << R.Wavefronts << " wavefronts instead of "
         << R.IdealWavefronts << ")";
+    Msg << mergedNote(A);
     std::string Why = why(V, A.Width);
     if (!Why.empty())
       Msg << "; " << Why;
@@ -894,7 +936,7 @@ private:
     // with. A coalesced one must stay so (a note says why the fix belongs in
     // the layout); an uncoalesced one means transposing through the tile is
     // the real fix.
-    unsigned Index = unsigned(&A - K.Trace.Accesses.data());
+    unsigned Index = indexOf(A);
     for (FindingNote &N : globalSideNotes(K, Index))
       F.Notes.push_back(std::move(N));
     std::set<const Expr *> SeenGlobal;

@@ -23,6 +23,8 @@
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define __grid_constant__
+/* As the toolkit's host_defines.h spells it. */
+#define __align__(n) __attribute__((aligned(n)))
 
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 12000

@@ -1,0 +1,117 @@
+//===- CompiledWidths.cpp - Shared accesses as nvcc emits them ------------===//
+//
+// See CompiledWidths.h for the rule and where it was measured.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompiledWidths.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <algorithm>
+
+namespace shmem {
+
+namespace {
+
+/// Whether the byte offset \p Off is a multiple of \p P in every thread,
+/// whatever its unknowns are.
+bool alignedTo(const LaneValue &Off, int64_t P) {
+  if (!Off.isAffine())
+    return false;
+  auto Multiple = [P](int64_t X) { return X % P == 0; };
+  if (!Off.constants().all(Multiple))
+    return false;
+  for (const auto &KV : Off.coefficients())
+    if (!KV.second.all(Multiple))
+      return false;
+  return true;
+}
+
+/// Whether \p B can continue a run that \p A ends: see the header.
+bool continues(const SharedAccess &A, const SharedAccess &B,
+               const std::vector<unsigned> &BarrierSeqs) {
+  if (B.Kind != A.Kind || B.Width != A.Width ||
+      B.Address.Base != A.Address.Base ||
+      B.Address.DynamicShared != A.Address.DynamicShared ||
+      B.ActiveApprox || A.ActiveApprox || B.Volatile || A.Volatile ||
+      !B.Matrix.empty() || !A.Matrix.empty() || B.Async || A.Async ||
+      B.Active != A.Active || B.CallStack != A.CallStack)
+    return false;
+  // No barrier between the two (barriers share the accesses' numbering).
+  auto It = std::upper_bound(BarrierSeqs.begin(), BarrierSeqs.end(), A.Seq);
+  if (It != BarrierSeqs.end() && *It < B.Seq)
+    return false;
+  LaneValue Step = B.Address.Offset - A.Address.Offset;
+  std::optional<int64_t> C = Step.asConstant();
+  return C && *C == int64_t(A.Width);
+}
+
+/// Whether nvcc merges accesses of \p A's kind and element width into
+/// pieces of \p Piece bytes in A's array (see the header).
+bool mergeable(const SharedAccess &A, unsigned Piece,
+               const clang::ASTContext &Ctx) {
+  if (A.Kind == AccessKind::Atomic || A.Width >= Piece)
+    return false;
+  if (A.Width >= 4)
+    return true;
+  if (A.Width != 2)
+    return false;
+  if (A.Address.DynamicShared)
+    return true;
+  // The alignment the source declares (`__align__(16)`, `alignas`) or the
+  // element type's: not getDeclAlign, which adds the host ABI's bump for
+  // large arrays that nvcc's device code does not have.
+  const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(A.Address.Base);
+  if (!V)
+    return A.Kind == AccessKind::Store && Piece <= 8;
+  int64_t Align = std::max<int64_t>(
+      V->getMaxAlignment() / Ctx.getCharWidth(),
+      Ctx.getTypeAlignInChars(V->getType()).getQuantity());
+  // What the array's alignment does not let NVVM merge, ptxas merges for
+  // stores, up to 8 bytes (8 halves become two STS.64).
+  return Align >= int64_t(Piece) ||
+         (A.Kind == AccessKind::Store && Piece <= 8);
+}
+
+} // namespace
+
+std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
+                                           const clang::ASTContext &Ctx) {
+  const std::vector<SharedAccess> &As = T.Accesses;
+  std::vector<CompiledAccess> Out(As.size());
+  for (unsigned I = 0; I < As.size(); ++I)
+    Out[I] = {I, As[I].Width, 1};
+  std::vector<unsigned> BarrierSeqs;
+  for (const BarrierEvent &B : T.Barriers)
+    BarrierSeqs.push_back(B.Seq);
+  for (const CountedBarrierEvent &B : T.CountedBarriers)
+    BarrierSeqs.push_back(B.At.Seq);
+  llvm::sort(BarrierSeqs);
+
+  for (unsigned Begin = 0; Begin < As.size();) {
+    unsigned End = Begin + 1;
+    while (End < As.size() && continues(As[End - 1], As[End], BarrierSeqs))
+      ++End;
+    // Split [Begin, End) into the widest aligned pieces, from its start.
+    for (unsigned I = Begin; I < End;) {
+      const SharedAccess &A = As[I];
+      unsigned Taken = 1;
+      for (unsigned Piece : {16u, 8u, 4u}) {
+        unsigned N = Piece / A.Width;
+        if (N < 2 || I + N > End || !mergeable(A, Piece, Ctx) ||
+            !alignedTo(A.Address.Offset, Piece))
+          continue;
+        for (unsigned J = I; J < I + N; ++J)
+          Out[J] = {I, Piece, N};
+        Taken = N;
+        break;
+      }
+      I += Taken;
+    }
+    Begin = End;
+  }
+  return Out;
+}
+
+} // namespace shmem

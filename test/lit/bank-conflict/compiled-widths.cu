@@ -1,0 +1,127 @@
+// RUN: %check_all_front_ends %s shmem-bank-conflict
+
+// A thread's adjacent element accesses that nvcc merges into one 64- or
+// 128-bit instruction, and those it does not. Every kernel is one row of
+// test/calibration/widths-h200.tsv (bench/gpu/widths: SASS and ncu on an
+// H200); the figures in the comments are the measured ones.
+
+// CUB's BlockExchange: 4 floats per thread, 4 words apart. Four 4-byte
+// stores would be 4-way; nvcc emits one STS.128: 4 wavefronts, the ideal.
+__global__ void __launch_bounds__(32) exchange(float *out, const float *in) {
+  __shared__ float temp[32 * 4];
+  int tid = threadIdx.x;
+  float x[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    x[i] = in[tid * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    temp[tid * 4 + i] = x[i];
+  __syncthreads();
+  out[tid] = temp[tid];
+}
+
+// 8 words apart: one LDS.128 per thread, 8 wavefronts against 4 (2-way,
+// not the 8-way of four 4-byte loads).
+__global__ void __launch_bounds__(32) stride8(float *out) {
+  __shared__ float As[32 * 8];
+  int tid = threadIdx.x;
+  for (int j = tid; j < 32 * 8; j += 32)
+    As[j] = j;
+  __syncthreads();
+  float r[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    r[i] = As[tid * 8 + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: lanes 0, 4 read 2 distinct words of 'As' in bank 0 (8 wavefronts instead of 4); nvcc merges this thread's 4 adjacent loads of 'As' into one 128-bit load here; {{.*}} [shmem-bank-conflict]
+  out[tid] = r[0] + r[1] + r[2] + r[3];
+}
+
+// Pairs of doubles 32 bytes apart: one LDS.128, 8 wavefronts against 4.
+__global__ void __launch_bounds__(32) doubles(double *out) {
+  __shared__ double d[32 * 4];
+  int tid = threadIdx.x;
+  for (int j = tid; j < 32 * 4; j += 32)
+    d[j] = j;
+  __syncthreads();
+  double r[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+    r[i] = d[tid * 4 + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: {{.*}}(8 wavefronts instead of 4); nvcc merges this thread's 2 adjacent loads of 'd' into one 128-bit load here; {{.*}} [shmem-bank-conflict]
+  out[tid] = r[0] + r[1];
+}
+
+// 5 words apart: no first address is 8-byte aligned in every thread, so
+// four LDS: conflict-free each (4 wavefronts for the four).
+__global__ void __launch_bounds__(32) misaligned(float *out) {
+  __shared__ float As[32 * 5 + 4];
+  int tid = threadIdx.x;
+  for (int j = tid; j < 32 * 5 + 4; j += 32)
+    As[j] = j;
+  __syncthreads();
+  float r[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    r[i] = As[tid * 5 + i];
+  out[tid] = r[0] + r[1] + r[2] + r[3];
+}
+
+// 16-bit loads from an array of the type's own alignment stay LDS.U16:
+// lanes 8 bytes apart, 2 wavefronts each.
+__global__ void __launch_bounds__(32) halves(unsigned short *out) {
+  __shared__ unsigned short h[32 * 4];
+  int tid = threadIdx.x;
+  for (int j = tid; j < 32 * 4; j += 32)
+    h[j] = j;
+  __syncthreads();
+  unsigned short r[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    r[i] = h[tid * 4 + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: lanes 0, 16 read 2 distinct words of 'h' in bank 0 (2 wavefronts instead of 1); successive lanes are 2 words apart{{.*}} [shmem-bank-conflict]
+  out[tid] = r[0] + r[1] + r[2] + r[3];
+}
+
+// The same loads from a 16-byte aligned array: NVVM merges them into one
+// LDS.64, 2 wavefronts, the ideal.
+__global__ void __launch_bounds__(32) alignedHalves(unsigned short *out) {
+  __shared__ __align__(16) unsigned short h[32 * 4];
+  int tid = threadIdx.x;
+  for (int j = tid; j < 32 * 4; j += 32)
+    h[j] = j;
+  __syncthreads();
+  unsigned short r[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    r[i] = h[tid * 4 + i];
+  out[tid] = r[0] + r[1] + r[2] + r[3];
+}
+
+// A barrier between the two loads keeps them apart: two 4-byte loads 2
+// words apart, each 2-way.
+__global__ void __launch_bounds__(32) barrierBetween(float *out) {
+  __shared__ float s[32 * 2];
+  int tid = threadIdx.x;
+  s[tid] = tid;
+  s[tid + 32] = tid;
+  __syncthreads();
+  float a = s[tid * 2];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); successive lanes are 2 words apart{{.*}} [shmem-bank-conflict]
+  __syncthreads();
+  float b = s[tid * 2 + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); successive lanes are 2 words apart{{.*}} [shmem-bank-conflict]
+  out[tid] = a + b;
+}
+
+// Without it, straight-line code merges as an unrolled loop does.
+__global__ void __launch_bounds__(32) straightLine(float *out) {
+  __shared__ float s[32 * 2];
+  int tid = threadIdx.x;
+  s[tid] = tid;
+  s[tid + 32] = tid;
+  __syncthreads();
+  float a = s[tid * 2];
+  float b = s[tid * 2 + 1];
+  out[tid] = a + b;
+}
