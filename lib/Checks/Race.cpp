@@ -15,6 +15,7 @@
 #include "Checks.h"
 #include "ThreadSets.h"
 
+#include "Analysis/AsyncCopies.h"
 #include "Analysis/RaceAnalysis.h"
 
 #include "clang/AST/Type.h"
@@ -527,9 +528,56 @@ std::string unrolledIterationValues(const KernelTrace &T,
   return S;
 }
 
+/// Accesses that meet an async copy still in flight (AsyncCopies.h).
+static void reportAsyncCopyRaces(const KernelContext &K, FindingSink &Sink) {
+  const SourceManager &SM = K.Ctx.getSourceManager();
+  auto Line = [&](SourceLocation L) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
+  };
+  for (const AsyncCopyRace &R : asyncCopyRaces(K.Trace)) {
+    const SharedAccess &C = K.Trace.Accesses[R.Copy];
+    const SharedAccess &A = K.Trace.Accesses[R.Access];
+    std::string Reader = K.Trace.Geometry.describeThread(R.Thread);
+    std::string Writer = K.Trace.Geometry.describeThread(R.Writer);
+    std::string Element = sharedElementName(K.Ctx, A, R.Byte);
+    std::ostringstream Msg;
+    Msg << "race with an async copy: " << Reader << " " << accessVerb(A)
+        << " '" << Element << "' while the copy "
+        << (R.Writer == R.Thread ? "it" : Writer) << " issued at line "
+        << Line(C.Loc) << " may still be writing it";
+    if (!C.AsyncDoneSeq)
+      Msg << "; no wait for that copy follows: add `cp.async.wait_all` "
+             "(__pipeline_wait_prior(0)) before the "
+          << (A.Kind == AccessKind::Load ? "read" : "write");
+    else if (R.Writer == R.Thread)
+      Msg << "; the copy is complete only after the wait at line "
+          << Line(C.AsyncDoneLoc) << ": " << (A.Kind == AccessKind::Load ? "read" : "write")
+          << " after it";
+    else
+      Msg << "; a barrier does not complete an async copy: " << Writer
+          << " must wait for it (line " << Line(C.AsyncDoneLoc)
+          << ") before the barrier that orders this "
+          << (A.Kind == AccessKind::Load ? "read" : "write");
+    Finding F;
+    F.Check = CheckKind::Race;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+    F.Message = Msg.str();
+    F.Notes.push_back({C.Loc, "the async copy, by " + Writer});
+    if (C.AsyncDoneSeq)
+      F.Notes.push_back({C.AsyncDoneLoc, "the wait that completes it"});
+    if (!A.CallStack.empty())
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
+    addInstantiationNote(K, F.Notes);
+    F.Notes.push_back(blockShapeNote(K));
+    Sink.report(F);
+  }
+}
+
 void checkRaces(const KernelContext &K, FindingSink &Sink) {
   RaceReporter Reporter(K, Sink);
   findRaces(K.Ctx, K.Trace, K.Opts, Reporter, /*Search=*/nullptr, &K.Graphs);
+  reportAsyncCopyRaces(K, Sink);
 }
 
 } // namespace shmem

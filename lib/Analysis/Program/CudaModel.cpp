@@ -356,6 +356,122 @@ asmMatrixOf(const GCCAsmStmt *Asm) {
   return std::make_pair(*M, Asm->getInputExpr(M->AddressOperand - Outs));
 }
 
+std::optional<AsyncCopy> asyncCopyOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  unsigned Args = Call->getNumArgs();
+  if ((Name == "__pipeline_memcpy_async" && Args >= 3) ||
+      (Name == "memcpy_async" && Args == 4 &&
+       Call->getArg(0)->getType()->isPointerType())) {
+    AsyncCopy C;
+    C.DstOperand = 0;
+    C.SizeOperand = 2;
+    return C;
+  }
+  return std::nullopt;
+}
+
+/// The asm text with each run of blanks made one space.
+static std::string squeezed(StringRef Text) {
+  std::string S;
+  for (char C : Text) {
+    bool Blank = C == ' ' || C == '\t' || C == '\n';
+    if (Blank && (S.empty() || S.back() == ' '))
+      continue;
+    S += Blank ? ' ' : C;
+  }
+  return S;
+}
+
+/// The operand number of `%N` at the start of \p S (after blanks).
+static std::optional<unsigned> operandAt(StringRef S) {
+  S = S.ltrim();
+  unsigned N;
+  if (!S.consume_front("%") || S.consumeInteger(10, N))
+    return std::nullopt;
+  return N;
+}
+
+std::optional<AsyncCopy> asmAsyncCopyOf(StringRef AsmText) {
+  std::string Text = squeezed(AsmText);
+  StringRef S(Text);
+  size_t At = S.find("cp.async.c");
+  if (At == StringRef::npos)
+    return std::nullopt;
+  S = S.drop_front(At);
+  // cp.async.ca / .cg, into shared from global; not the bulk forms.
+  if (!(S.starts_with("cp.async.ca.") || S.starts_with("cp.async.cg.")) ||
+      !S.contains(".shared") || !S.contains(".global"))
+    return std::nullopt;
+  size_t Open = S.find('[');
+  if (Open == StringRef::npos)
+    return std::nullopt;
+  AsyncCopy C;
+  std::optional<unsigned> Dst = operandAt(S.drop_front(Open + 1));
+  if (!Dst)
+    return std::nullopt;
+  C.DstOperand = *Dst;
+  // The size follows the source operand: `[%0], [%1], 16`.
+  size_t Close = S.find(']', S.find('[', Open + 1));
+  if (Close == StringRef::npos)
+    return std::nullopt;
+  StringRef Rest = S.drop_front(Close + 1).ltrim();
+  if (!Rest.consume_front(","))
+    return std::nullopt;
+  Rest = Rest.ltrim();
+  unsigned Bytes;
+  if (std::optional<unsigned> Op = operandAt(Rest))
+    C.SizeOperand = *Op;
+  else if (!Rest.consumeInteger(10, Bytes))
+    C.Bytes = Bytes;
+  else
+    return std::nullopt;
+  return C;
+}
+
+std::optional<AsyncWait> asyncWaitOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  AsyncWait W;
+  if (Name == "__pipeline_commit") {
+    W.Commit = true;
+    return W;
+  }
+  if (Name == "__pipeline_wait_prior" && Call->getNumArgs() == 1) {
+    W.Wait = true;
+    W.PendingOperand = 0;
+    return W;
+  }
+  return std::nullopt;
+}
+
+std::optional<AsyncWait> asmAsyncWaitOf(StringRef AsmText) {
+  std::string Text = squeezed(AsmText);
+  StringRef S(Text);
+  AsyncWait W;
+  if (S.contains("cp.async.wait_all")) {
+    W.Commit = W.Wait = true;
+    W.Pending = 0;
+    return W;
+  }
+  size_t At = S.find("cp.async.wait_group");
+  if (At != StringRef::npos) {
+    StringRef Rest = S.drop_front(At + strlen("cp.async.wait_group")).ltrim();
+    unsigned N;
+    W.Wait = true;
+    if (std::optional<unsigned> Op = operandAt(Rest))
+      W.PendingOperand = *Op;
+    else if (!Rest.consumeInteger(10, N))
+      W.Pending = N;
+    else
+      return std::nullopt;
+    return W;
+  }
+  if (S.contains("cp.async.commit_group")) {
+    W.Commit = true;
+    return W;
+  }
+  return std::nullopt;
+}
+
 bool isSharedAddressConversion(StringRef Name) {
   return Name == "__cvta_generic_to_shared" ||
          Name == "__nvvm_cvta_generic_to_shared" ||

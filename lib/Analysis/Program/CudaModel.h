@@ -159,6 +159,38 @@ std::optional<AsmMatrixAccess> asmMatrixOf(llvm::StringRef AsmText);
 std::optional<std::pair<AsmMatrixAccess, const clang::Expr *>>
 asmMatrixOf(const clang::GCCAsmStmt *Asm);
 
+/// An asynchronous copy of global memory into shared memory (cp.async,
+/// LDGSTS on sm_80+): a store of 4, 8 or 16 bytes per thread that is in
+/// flight until the issuing thread waits for it (see AsyncWait).
+struct AsyncCopy {
+  /// The argument (calls) or asm operand (%N, outputs first) that holds
+  /// the destination: a shared pointer, or a shared-window address for the
+  /// asm form.
+  unsigned DstOperand = 0;
+  /// The bytes copied, when written in the text; else SizeOperand says
+  /// where they are.
+  std::optional<unsigned> Bytes, SizeOperand;
+};
+/// `__pipeline_memcpy_async(dst, src, size)` and `cuda::memcpy_async(dst,
+/// src, size, pipeline)` into a pointer (the cooperative_groups form, which
+/// spreads the bytes over a group's threads, is not one).
+std::optional<AsyncCopy> asyncCopyOf(const clang::CallExpr *Call);
+/// `cp.async.{ca,cg}.shared[::cta].global[...] [%0], [%1], 16;`.
+std::optional<AsyncCopy> asmAsyncCopyOf(llvm::StringRef AsmText);
+
+/// What waits for async copies: the thread's copies since the last commit
+/// form a group (Commit); Wait completes every committed group but the
+/// newest Pending ones (`cp.async.wait_group N`, `__pipeline_wait_prior(N)`);
+/// `cp.async.wait_all` commits and waits for all.
+struct AsyncWait {
+  bool Commit = false;
+  bool Wait = false;
+  /// Groups left in flight; PendingOperand: the argument that holds it.
+  std::optional<unsigned> Pending, PendingOperand;
+};
+std::optional<AsyncWait> asyncWaitOf(const clang::CallExpr *Call);
+std::optional<AsyncWait> asmAsyncWaitOf(llvm::StringRef AsmText);
+
 /// Whether \p Name converts a generic pointer to a shared-window address
 /// (__cvta_generic_to_shared and the NVVM builtin behind it).
 bool isSharedAddressConversion(llvm::StringRef Name);

@@ -106,6 +106,25 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     }
   }
 
+  if (auto AC = cuda::asyncCopyOf(Call)) {
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
+      if (I != AC->DstOperand)
+        eval(Call->getArg(I));
+    std::optional<int64_t> Bytes;
+    if (AC->SizeOperand && *AC->SizeOperand < Call->getNumArgs())
+      Bytes = constantOf(Call->getArg(*AC->SizeOperand));
+    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes);
+    return evalInt(unknown("result of an async copy"));
+  }
+  if (auto W = cuda::asyncWaitOf(Call)) {
+    const Expr *Pending = W->PendingOperand &&
+                                  *W->PendingOperand < Call->getNumArgs()
+                              ? Call->getArg(*W->PendingOperand)
+                              : nullptr;
+    asyncWait(*W, Pending, Call->getExprLoc());
+    return evalInt(unknown("result of an async-copy wait"));
+  }
+
   if (StringRef(Name).starts_with("atomic") && Call->getNumArgs() >= 1) {
     Value P = eval(Call->getArg(0));
     for (unsigned I = 1; I < Call->getNumArgs(); ++I)

@@ -44,6 +44,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -368,6 +369,16 @@ private:
   /// Records the rows of an inline-asm ldmatrix/stmatrix whose address
   /// operand is \p Operand: a 16-byte access by the lanes that give rows.
   void recordMatrix(const cuda::AsmMatrixAccess &M, const Expr *Operand);
+  /// An async copy (cp.async) of \p Bytes into \p Dst: a shared store that
+  /// stays in flight until the thread's wait for its group (asyncWait).
+  void recordAsyncCopy(const Expr *Site, const Expr *Dst,
+                       std::optional<int64_t> Bytes);
+  void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
+                 SourceLocation Loc);
+  /// Async copies issued since the last commit, and the committed groups
+  /// still in flight, oldest first (indices into T.Accesses).
+  std::vector<unsigned> AsyncPending;
+  std::deque<std::vector<unsigned>> AsyncGroups;
 
   /// Dataflow links between a store and the loads its value carries:
   /// global loads stored to shared memory, shared loads stored to global.
@@ -399,6 +410,8 @@ private:
   /// (the barrier check reads it from its own CFG walk too), and a counted
   /// one or an arrive with its id and count (KernelTrace::CountedBarriers).
   void recordAsmBarrier(const GCCAsmStmt *A);
+  /// An asm cp.async copy or wait; false when \p A is neither.
+  bool walkAsyncAsm(const GCCAsmStmt *A);
   /// Whether a counted sync with \p Count, recorded as \p B, gathers the
   /// whole block: every thread that has not exited reaches it and the count
   /// is their number (a block barrier, not a BarrierEvent::Named one).

@@ -161,6 +161,55 @@ void KernelWalker::recordMatrix(const cuda::AsmMatrixAccess &M,
   Active = std::move(Saved);
 }
 
+void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
+                                   std::optional<int64_t> Bytes) {
+  Value V = eval(Dst);
+  std::optional<PointerValue> P;
+  if (V.SharedAddress)
+    P = std::move(V.SharedAddress);
+  else if (V.IsPointer && V.Ptr->isShared())
+    P = std::move(V.Ptr);
+  if (!P || !Bytes)
+    return;
+  QualType Ty = *Bytes == 4    ? Ctx.UnsignedIntTy
+                : *Bytes == 8  ? Ctx.UnsignedLongLongTy
+                : *Bytes == 16 ? Ctx.UnsignedInt128Ty
+                               : QualType();
+  if (Ty.isNull())
+    return;
+  if (std::optional<unsigned> I =
+          recordAccess(Site, *P, AccessKind::Store, Ty)) {
+    T.Accesses[*I].Async = true;
+    AsyncPending.push_back(*I);
+  }
+}
+
+void KernelWalker::asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
+                             SourceLocation Loc) {
+  // An empty commit makes an empty group too: pipelines commit one per
+  // stage so that wait_group counts stages.
+  if (W.Commit) {
+    AsyncGroups.push_back(std::move(AsyncPending));
+    AsyncPending.clear();
+  }
+  if (!W.Wait)
+    return;
+  std::optional<int64_t> Left = W.Pending;
+  if (!Left && PendingArg)
+    Left = constantOf(PendingArg);
+  // A count the walk does not know completes everything: a copy taken as
+  // complete too early can hide a race, never invent one.
+  size_t Keep = Left && *Left > 0 ? size_t(*Left) : 0;
+  while (AsyncGroups.size() > Keep) {
+    for (unsigned I : AsyncGroups.front())
+      if (I < T.Accesses.size() && !T.Accesses[I].AsyncDoneSeq) {
+        T.Accesses[I].AsyncDoneSeq = Seq;
+        T.Accesses[I].AsyncDoneLoc = Loc;
+      }
+    AsyncGroups.pop_front();
+  }
+}
+
 void KernelWalker::link(const Origins &From, unsigned StoreIndex,
                         bool IntoShared) {
   for (OriginId O : From) {

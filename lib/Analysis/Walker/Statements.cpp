@@ -127,6 +127,8 @@ void KernelWalker::walkStmt(const Stmt *S) {
       recordMatrix(M->first, M->second);
       return;
     }
+    if (walkAsyncAsm(A))
+      return;
     recordAsmBarrier(A);
     return;
   }
@@ -141,6 +143,38 @@ void KernelWalker::walkStmt(const Stmt *S) {
   }
   for (const Stmt *C : S->children())
     walkStmt(C);
+}
+
+bool KernelWalker::walkAsyncAsm(const GCCAsmStmt *A) {
+  std::string Text = A->getAsmString();
+  unsigned Outs = A->getNumOutputs();
+  // Operands are numbered outputs first; async copies and waits take
+  // inputs only.
+  auto Input = [&](std::optional<unsigned> Op) -> const Expr * {
+    if (!Op || *Op < Outs || *Op - Outs >= A->getNumInputs())
+      return nullptr;
+    return A->getInputExpr(*Op - Outs);
+  };
+  if (auto C = cuda::asmAsyncCopyOf(Text)) {
+    const Expr *Dst = Input(C->DstOperand);
+    if (!Dst)
+      return false;
+    std::optional<int64_t> Bytes;
+    if (C->Bytes)
+      Bytes = *C->Bytes;
+    else if (const Expr *Size = Input(C->SizeOperand))
+      Bytes = constantOf(Size);
+    recordAsyncCopy(Dst, Dst, Bytes);
+    // One asm statement may commit the copy too.
+    if (auto W = cuda::asmAsyncWaitOf(Text))
+      asyncWait(*W, Input(W->PendingOperand), A->getAsmLoc());
+    return true;
+  }
+  if (auto W = cuda::asmAsyncWaitOf(Text)) {
+    asyncWait(*W, Input(W->PendingOperand), A->getAsmLoc());
+    return true;
+  }
+  return false;
 }
 
 void KernelWalker::walkVarDecl(const VarDecl *V) {

@@ -1,0 +1,135 @@
+// RUN: %check_all_front_ends %s shmem-race
+
+// Reads of cp.async destinations before and after their wait. The kernels
+// are those of bench/gpu/widths/asyncrace.cu; on the H200 (4096 blocks x 50
+// launches) the racy ones return wrong values (ownNoWait: every value,
+// barrierBeforeWait: 52,428,574 of 52,428,800, waitNoBarrier: 132,103,
+// twoStagesEarly: 419,024) and racecheck reports each; the others return
+// none wrong and racecheck is clean.
+#include <cuda_pipeline_primitives.h>
+
+constexpr int N = 256;
+
+#define PROLOGUE                                                               \
+  __shared__ float s[N];                                                       \
+  int t = threadIdx.x;                                                         \
+  const float *g = in + blockIdx.x * N;                                        \
+  s[t] = -1.0f;                                                                \
+  __syncthreads();
+
+__global__ void __launch_bounds__(N) ownNoWait(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  float v = s[t];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: race with an async copy: thread 0 reads 's[0]' while the copy it issued at line 22 may still be writing it; the copy is complete only after the wait at line 26: read after it [shmem-race]
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void __launch_bounds__(N) ownWaited(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = s[t];
+}
+
+// The barrier orders the read after every thread's issue, not after the
+// copies: only the wait completes them.
+__global__ void __launch_bounds__(N) barrierBeforeWait(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __syncthreads();
+  float v = s[(t + 1) % N];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: race with an async copy: thread 0 reads 's[1]' while the copy thread 1 issued at line 42 may still be writing it; a barrier does not complete an async copy: thread 1 must wait for it (line 47) before the barrier that orders this read [shmem-race]
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void __launch_bounds__(N) waitThenBarrier(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  out[blockIdx.x * N + t] = s[(t + 1) % N];
+}
+
+// Each thread waits for its own copy only: the neighbour's needs a barrier.
+__global__ void __launch_bounds__(N) waitNoBarrier(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  // CHECK-MESSAGES: :[[@LINE+3]]:29: warning: thread 31 reads s[32] (line [[@LINE+3]]) while thread 32 writes s[32] (line [[@LINE-1]]); no barrier between them{{.*}} [shmem-race]
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = s[(t + 1) % N];
+}
+
+// wait_prior(1) leaves the newest group in flight.
+__global__ void __launch_bounds__(N) twoStagesEarly(float *out, const float *in) {
+  __shared__ float s2[2][N];
+  int t = threadIdx.x;
+  const float *g = in + blockIdx.x * N;
+  s2[0][t] = s2[1][t] = -1.0f;
+  __syncthreads();
+  __pipeline_memcpy_async(&s2[0][t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_memcpy_async(&s2[1][t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(1);
+  float v = s2[1][t];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: race with an async copy: thread 0 reads 's2[1][0]' while the copy it issued at line 79 may still be writing it; the copy is complete only after the wait at line 84: read after it [shmem-race]
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void __launch_bounds__(N) twoStagesWaited(float *out, const float *in) {
+  __shared__ float s2[2][N];
+  int t = threadIdx.x;
+  const float *g = in + blockIdx.x * N;
+  s2[0][t] = s2[1][t] = -1.0f;
+  __syncthreads();
+  __pipeline_memcpy_async(&s2[0][t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_memcpy_async(&s2[1][t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(1);
+  out[blockIdx.x * N + t] = s2[0][t];
+}
+
+// The inline-PTX form, as ggml's cp_async_cg_16 and CUTLASS write it.
+__device__ void copy16(void *dst, const void *src) {
+  unsigned d = __cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src));
+}
+
+__global__ void __launch_bounds__(N) asmNoWait(float4 *out, const float4 *in) {
+  __shared__ float4 q[N];
+  int t = threadIdx.x;
+  copy16(&q[t], &in[t]);
+  asm volatile("cp.async.commit_group;");
+  __syncthreads();
+  out[t] = q[N - 1 - t];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: race with an async copy: thread 0 reads 'q[255]' while the copy thread 255 issued at line {{[0-9]+}} may still be writing it; no wait for that copy follows: add `cp.async.wait_all` (__pipeline_wait_prior(0)) before the read [shmem-race]
+}
+
+__global__ void __launch_bounds__(N) asmWaited(float4 *out, const float4 *in) {
+  __shared__ float4 q[N];
+  int t = threadIdx.x;
+  copy16(&q[t], &in[t]);
+  asm volatile("cp.async.commit_group;");
+  asm volatile("cp.async.wait_group 0;");
+  __syncthreads();
+  out[t] = q[N - 1 - t];
+}
+
+__global__ void __launch_bounds__(N) asmWaitAll(float4 *out, const float4 *in) {
+  __shared__ float4 q[N];
+  int t = threadIdx.x;
+  copy16(&q[t], &in[t]);
+  asm volatile("cp.async.wait_all;");
+  __syncthreads();
+  out[t] = q[N - 1 - t];
+}
