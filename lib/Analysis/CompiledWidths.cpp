@@ -109,6 +109,23 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
       }
       I += Taken;
     }
+    // A run nothing of which merged: what an aligned start would give.
+    bool AnyMerged = false;
+    for (unsigned J = Begin; J < End; ++J)
+      AnyMerged = AnyMerged || Out[J].merged();
+    if (!AnyMerged && End - Begin >= 2) {
+      const SharedAccess &A = As[Begin];
+      for (unsigned Piece : {16u, 8u, 4u}) {
+        unsigned N = Piece / A.Width;
+        if (N < 2 || N > End - Begin || !mergeable(A, Piece, Ctx))
+          continue;
+        for (unsigned J = Begin; J < End; ++J) {
+          Out[J].RunLength = End - Begin;
+          Out[J].AlignedPiece = Piece;
+        }
+        break;
+      }
+    }
     Begin = End;
   }
   return Out;

@@ -50,6 +50,11 @@ struct CompiledAccess {
   /// Source-level accesses merged into the instruction (1: not merged).
   unsigned Count = 1;
   bool merged() const { return Count > 1; }
+  /// For an access in a run that nvcc could merge but for the alignment of
+  /// its first address (`tid * 5 + i`): the run's length, and the widest
+  /// piece an aligned start would give; 0 otherwise.
+  unsigned RunLength = 0;
+  unsigned AlignedPiece = 0;
 };
 
 /// One entry per access of \p T, in the same order.

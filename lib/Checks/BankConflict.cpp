@@ -262,6 +262,15 @@ private:
   /// 128-bit load here" for a merged access, else nothing.
   std::string mergedNote(const SharedAccess &A) {
     const CompiledAccess &C = Compiled[indexOf(A)];
+    const char *Kind = A.Kind == AccessKind::Load ? "load" : "store";
+    if (C.AlignedPiece)
+      return "; nvcc keeps this thread's " + std::to_string(C.RunLength) +
+             " adjacent " + Kind + "s of '" + baseName(A) + "' apart because "
+             "the first is not " + std::to_string(C.AlignedPiece) +
+             "-byte aligned in every thread: starting each thread's run at a "
+             "multiple of " + std::to_string(C.AlignedPiece) + " bytes would "
+             "make them " + std::to_string(C.AlignedPiece * 8) + "-bit " + Kind +
+             "s";
     if (!C.merged())
       return "";
     return "; nvcc merges this thread's " + std::to_string(C.Count) +

@@ -125,3 +125,34 @@ __global__ void __launch_bounds__(32) straightLine(float *out) {
   float b = s[tid * 2 + 1];
   out[tid] = a + b;
 }
+
+// Two floats per thread starting one word in: never 8-byte aligned, so two
+// 4-byte loads, each 2-way (table row mw10: 4 wavefronts for the two). The
+// message says what would merge them (mw0: one LDS.64, 2 wavefronts, the
+// ideal).
+__global__ void __launch_bounds__(32) offByOne(float *out) {
+  __shared__ float s[32 * 2 + 2];
+  int tid = threadIdx.x;
+  s[tid] = tid;
+  s[tid + 32] = tid;
+  __syncthreads();
+  float r[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+    r[i] = s[tid * 2 + 1 + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); nvcc keeps this thread's 2 adjacent loads of 's' apart because the first is not 8-byte aligned in every thread: starting each thread's run at a multiple of 8 bytes would make them 64-bit loads; {{.*}} [shmem-bank-conflict]
+  out[tid] = r[0] + r[1];
+}
+
+__global__ void __launch_bounds__(32) aligned(float *out) {
+  __shared__ float s[32 * 2 + 2];
+  int tid = threadIdx.x;
+  s[tid] = tid;
+  s[tid + 32] = tid;
+  __syncthreads();
+  float r[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+    r[i] = s[tid * 2 + i];
+  out[tid] = r[0] + r[1];
+}
