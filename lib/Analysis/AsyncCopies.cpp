@@ -52,7 +52,7 @@ std::vector<AsyncCopyRace> asyncCopyRaces(const KernelTrace &T) {
   std::vector<char> Found(T.Accesses.size(), 0);
   for (unsigned CI = 0; CI < T.Accesses.size(); ++CI) {
     const SharedAccess &C = T.Accesses[CI];
-    if (!C.Async || C.ActiveApprox)
+    if (!C.Async || C.AsyncUntracked || C.ActiveApprox)
       continue;
     unsigned Done = C.AsyncDoneSeq ? C.AsyncDoneSeq
                                    : std::numeric_limits<unsigned>::max();

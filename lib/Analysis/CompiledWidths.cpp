@@ -28,15 +28,36 @@ bool alignedTo(const LaneValue &Off, int64_t P) {
   return true;
 }
 
+/// Whether nvcc has \p A and \p B in one copy of the code: in iterations
+/// of a loop that an unroll pragma limits, only those of one unrolled
+/// chunk are.
+bool sameUnrolledCopy(const SharedAccess &A, const SharedAccess &B,
+                      const KernelTrace &T) {
+  if (A.Loops != B.Loops)
+    return false;
+  for (unsigned P = 0; P < A.Loops.size(); ++P) {
+    int IA = A.LoopIterations[P], IB = B.LoopIterations[P];
+    if (IA == IB)
+      continue;
+    auto It = T.CompilerUnroll.find(A.Loops[P]);
+    if (It == T.CompilerUnroll.end())
+      continue;
+    if (IA < 0 || IB < 0 || IA / int(It->second) != IB / int(It->second))
+      return false;
+  }
+  return true;
+}
+
 /// Whether \p B can continue a run that \p A ends: see the header.
 bool continues(const SharedAccess &A, const SharedAccess &B,
-               const std::vector<unsigned> &BarrierSeqs) {
+               const KernelTrace &T, const std::vector<unsigned> &BarrierSeqs) {
   if (B.Kind != A.Kind || B.Width != A.Width ||
       B.Address.Base != A.Address.Base ||
       B.Address.DynamicShared != A.Address.DynamicShared ||
       B.ActiveApprox || A.ActiveApprox || B.Volatile || A.Volatile ||
       !B.Matrix.empty() || !A.Matrix.empty() || B.Async || A.Async ||
-      B.Active != A.Active || B.CallStack != A.CallStack)
+      B.Active != A.Active || B.CallStack != A.CallStack ||
+      !sameUnrolledCopy(A, B, T))
     return false;
   // No barrier between the two (barriers share the accesses' numbering).
   auto It = std::upper_bound(BarrierSeqs.begin(), BarrierSeqs.end(), A.Seq);
@@ -91,7 +112,7 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
 
   for (unsigned Begin = 0; Begin < As.size();) {
     unsigned End = Begin + 1;
-    while (End < As.size() && continues(As[End - 1], As[End], BarrierSeqs))
+    while (End < As.size() && continues(As[End - 1], As[End], T, BarrierSeqs))
       ++End;
     // Split [Begin, End) into the widest aligned pieces, from its start.
     for (unsigned I = Begin; I < End;) {

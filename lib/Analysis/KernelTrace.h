@@ -190,6 +190,9 @@ struct SharedAccess {
   /// wait; 0 when no wait for it follows in the walk.
   unsigned AsyncDoneSeq = 0;
   clang::SourceLocation AsyncDoneLoc;
+  /// For Async: completed through an object the walk does not follow (a
+  /// cuda::barrier), so when it completes is not known.
+  bool AsyncUntracked = false;
   /// An inline-asm ldmatrix/stmatrix (its mnemonic; empty otherwise): a
   /// 16-byte row per lane of the first 8 * N lanes, each row required to
   /// be 16-byte aligned.
@@ -365,6 +368,12 @@ struct KernelTrace {
     std::vector<int64_t> Values;
   };
   std::map<const clang::Stmt *, UnrolledLoop> Unrolled;
+  /// Loops with an unroll pragma that limits nvcc (`#pragma unroll N`,
+  /// `#pragma nounroll`): N, 1 for none. nvcc merges accesses of adjacent
+  /// iterations only within the copies of the body it unrolls
+  /// (CompiledWidths); a loop without a pragma and constant bounds it
+  /// unrolls fully (measured up to 64 iterations, bench/gpu/widths).
+  std::map<const clang::Stmt *, unsigned> CompilerUnroll;
   /// What the walk did not analyse (a call not followed, a cap reached):
   /// the walker pushes Check (unset: every check), Loc, What, Why and
   /// CallStack; runChecks completes each and reports it once per location

@@ -5,6 +5,7 @@
 // (LDGSTS) and reads it back; out[] should equal in[] (shifted for the
 // neighbour reads).
 #include <cuda_pipeline_primitives.h>
+#include <cuda/pipeline>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -100,6 +101,51 @@ __global__ void twoStagesWaited(float *out, const float *in) {
   out[blockIdx.x * N + t] = s2[0][t];
 }
 
+// cuda::pipeline (thread scope): reading before consumer_wait() is early;
+// after it, the thread's own element is complete.
+__global__ void pipelineEarly(float *out, const float *in) {
+  PROLOGUE
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  pipe.producer_acquire();
+  cuda::memcpy_async(&s[t], &g[t], sizeof(float), pipe);
+  pipe.producer_commit();
+  float v = s[t];
+  pipe.consumer_wait();
+  pipe.consumer_release();
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void pipelineWaited(float *out, const float *in) {
+  PROLOGUE
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  pipe.producer_acquire();
+  cuda::memcpy_async(&s[t], &g[t], sizeof(float), pipe);
+  pipe.producer_commit();
+  pipe.consumer_wait();
+  out[blockIdx.x * N + t] = s[t];
+  pipe.consumer_release();
+}
+
+// Two stages: consumer_wait() completes the older one only.
+__global__ void pipelineSecondStageEarly(float *out, const float *in) {
+  __shared__ float s2[2][N];
+  int t = threadIdx.x;
+  const float *g = in + blockIdx.x * N;
+  s2[0][t] = s2[1][t] = -1.0f;
+  __syncthreads();
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  for (int st = 0; st < 2; ++st) {
+    pipe.producer_acquire();
+    cuda::memcpy_async(&s2[st][t], &g[t], sizeof(float), pipe);
+    pipe.producer_commit();
+  }
+  pipe.consumer_wait();
+  float v = s2[1][t];
+  pipe.consumer_release();
+  cuda::pipeline_consumer_wait_prior<0>(pipe);
+  out[blockIdx.x * N + t] = v;
+}
+
 typedef void (*Kernel)(float *, const float *);
 struct Case { const char *Name; Kernel K; int Shift; };
 
@@ -118,7 +164,10 @@ int main(int argc, char **argv) {
                   {"waitThenBarrier", waitThenBarrier, 1},
                   {"waitNoBarrier", waitNoBarrier, 1},
                   {"twoStagesEarly", twoStagesEarly, 0},
-                  {"twoStagesWaited", twoStagesWaited, 0}};
+                  {"twoStagesWaited", twoStagesWaited, 0},
+                  {"pipelineEarly", pipelineEarly, 0},
+                  {"pipelineWaited", pipelineWaited, 0},
+                  {"pipelineSecondStageEarly", pipelineSecondStageEarly, 0}};
   const char *only = argc > 3 ? argv[3] : nullptr;
   float *o = new float[n];
   for (const Case &C : Cases) {

@@ -31,8 +31,12 @@ timeout 60 "$NCU" --import src.ncu-rep --page details --csv > details.csv 2>&1
 # Reads of async-copy destinations.
 "$NVCC" -arch=sm_90 -O3 -lineinfo -o ar "$HERE/asyncrace.cu" || exit 1
 ./ar 4096 50 > asyncrace.txt 2>&1
-for k in ownNoWait ownWaited barrierBeforeWait waitThenBarrier waitNoBarrier twoStagesEarly twoStagesWaited; do
+for k in ownNoWait ownWaited barrierBeforeWait waitThenBarrier waitNoBarrier twoStagesEarly twoStagesWaited pipelineEarly pipelineWaited pipelineSecondStageEarly; do
   timeout 120 "$SANITIZER" --tool racecheck --racecheck-report all ./ar 16 1 $k > racecheck-$k.txt 2>&1
 done
+# Loops without #pragma unroll: does nvcc unroll and merge them?
+"$NVCC" -arch=sm_90 -O3 -lineinfo -o loops "$HERE/loops.cu" || exit 1
+"$CUOBJDUMP" -sass loops | grep -oE 'Function : \S+|\bLDS(\.[A-Z0-9_]+)*' > loops-sass.txt
+timeout 120 "$NCU" --clock-control none --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum ./loops > loops-ncu.csv 2>&1
 "$PYTHON" "$HERE/collect.py" manifest.tsv ncu.csv sass.txt versions.txt > widths-h200.tsv
 echo "rows: $(grep -v '^#' widths-h200.tsv | tail -n +2 | wc -l)"

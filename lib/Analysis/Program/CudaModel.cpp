@@ -356,18 +356,26 @@ asmMatrixOf(const GCCAsmStmt *Asm) {
   return std::make_pair(*M, Asm->getInputExpr(M->AddressOperand - Outs));
 }
 
+/// Whether \p T is libcu++'s `cuda::pipeline<Scope>` (or a reference to
+/// one).
+static bool isCudaPipeline(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getName() == "pipeline";
+}
+
 std::optional<AsyncCopy> asyncCopyOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   unsigned Args = Call->getNumArgs();
-  if ((Name == "__pipeline_memcpy_async" && Args >= 3) ||
-      (Name == "memcpy_async" && Args == 4 &&
-       Call->getArg(0)->getType()->isPointerType())) {
-    AsyncCopy C;
-    C.DstOperand = 0;
-    C.SizeOperand = 2;
-    return C;
-  }
-  return std::nullopt;
+  bool Primitive = Name == "__pipeline_memcpy_async" && Args >= 3;
+  bool Cuda = Name == "memcpy_async" && Args == 4 &&
+              Call->getArg(0)->getType()->isPointerType();
+  if (!Primitive && !Cuda)
+    return std::nullopt;
+  AsyncCopy C;
+  C.DstOperand = 0;
+  C.SizeOperand = 2;
+  C.UntrackedCompletion = Cuda && !isCudaPipeline(Call->getArg(3)->getType());
+  return C;
 }
 
 /// The asm text with each run of blanks made one space.
@@ -438,6 +446,33 @@ std::optional<AsyncWait> asyncWaitOf(const CallExpr *Call) {
   if (Name == "__pipeline_wait_prior" && Call->getNumArgs() == 1) {
     W.Wait = true;
     W.PendingOperand = 0;
+    return W;
+  }
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (!isCudaPipeline(M->getObjectType()))
+      return std::nullopt;
+    if (Name == "producer_commit") {
+      W.Commit = true;
+      return W;
+    }
+    if (Name == "consumer_wait" || Name == "consumer_wait_for" ||
+        Name == "consumer_wait_until") {
+      W.Wait = W.Oldest = true;
+      return W;
+    }
+    return std::nullopt;
+  }
+  // cuda::pipeline_consumer_wait_prior<N>(pipe).
+  if (Name == "pipeline_consumer_wait_prior" && Call->getNumArgs() == 1 &&
+      isCudaPipeline(Call->getArg(0)->getType())) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    const TemplateArgumentList *TA =
+        F ? F->getTemplateSpecializationArgs() : nullptr;
+    if (!TA || TA->size() < 1 ||
+        TA->get(0).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    W.Wait = true;
+    W.Pending = unsigned(TA->get(0).getAsIntegral().getZExtValue());
     return W;
   }
   return std::nullopt;

@@ -170,10 +170,15 @@ struct AsyncCopy {
   /// The bytes copied, when written in the text; else SizeOperand says
   /// where they are.
   std::optional<unsigned> Bytes, SizeOperand;
+  /// cuda::memcpy_async completed through an object the walk does not
+  /// follow (a cuda::barrier): which wait completes it is not known.
+  bool UntrackedCompletion = false;
 };
 /// `__pipeline_memcpy_async(dst, src, size)` and `cuda::memcpy_async(dst,
-/// src, size, pipeline)` into a pointer (the cooperative_groups form, which
-/// spreads the bytes over a group's threads, is not one).
+/// src, size, sync)` into a pointer, `sync` a `cuda::pipeline` (whose
+/// commits and waits are followed) or another object (a `cuda::barrier`,
+/// whose are not). The cooperative_groups form, which spreads the bytes
+/// over a group's threads, is not one.
 std::optional<AsyncCopy> asyncCopyOf(const clang::CallExpr *Call);
 /// `cp.async.{ca,cg}.shared[::cta].global[...] [%0], [%1], 16;`.
 std::optional<AsyncCopy> asmAsyncCopyOf(llvm::StringRef AsmText);
@@ -185,9 +190,15 @@ std::optional<AsyncCopy> asmAsyncCopyOf(llvm::StringRef AsmText);
 struct AsyncWait {
   bool Commit = false;
   bool Wait = false;
+  /// cuda::pipeline's consumer_wait(): completes the oldest committed group
+  /// only (the pipeline's stages are consumed in order).
+  bool Oldest = false;
   /// Groups left in flight; PendingOperand: the argument that holds it.
   std::optional<unsigned> Pending, PendingOperand;
 };
+/// `__pipeline_commit()`, `__pipeline_wait_prior(N)`, and a
+/// `cuda::pipeline`'s `producer_commit()`, `consumer_wait()` (`_for`,
+/// `_until`) and `cuda::pipeline_consumer_wait_prior<N>(pipe)`.
 std::optional<AsyncWait> asyncWaitOf(const clang::CallExpr *Call);
 std::optional<AsyncWait> asmAsyncWaitOf(llvm::StringRef AsmText);
 

@@ -113,7 +113,8 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     std::optional<int64_t> Bytes;
     if (AC->SizeOperand && *AC->SizeOperand < Call->getNumArgs())
       Bytes = constantOf(Call->getArg(*AC->SizeOperand));
-    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes);
+    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes,
+                    AC->UntrackedCompletion);
     return evalInt(unknown("result of an async copy"));
   }
   if (auto W = cuda::asyncWaitOf(Call)) {

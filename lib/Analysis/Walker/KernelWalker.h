@@ -372,7 +372,7 @@ private:
   /// An async copy (cp.async) of \p Bytes into \p Dst: a shared store that
   /// stays in flight until the thread's wait for its group (asyncWait).
   void recordAsyncCopy(const Expr *Site, const Expr *Dst,
-                       std::optional<int64_t> Bytes);
+                       std::optional<int64_t> Bytes, bool Untracked = false);
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
   /// Async copies issued since the last commit, and the committed groups
@@ -410,6 +410,8 @@ private:
   /// (the barrier check reads it from its own CFG walk too), and a counted
   /// one or an arrive with its id and count (KernelTrace::CountedBarriers).
   void recordAsmBarrier(const GCCAsmStmt *A);
+  /// Records a loop's `#pragma unroll N` / `nounroll` (T.CompilerUnroll).
+  void noteUnrollPragma(const AttributedStmt *AS);
   /// An asm cp.async copy or wait; false when \p A is neither.
   bool walkAsyncAsm(const GCCAsmStmt *A);
   /// Whether a counted sync with \p Count, recorded as \p B, gathers the

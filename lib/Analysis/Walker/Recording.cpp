@@ -162,7 +162,8 @@ void KernelWalker::recordMatrix(const cuda::AsmMatrixAccess &M,
 }
 
 void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
-                                   std::optional<int64_t> Bytes) {
+                                   std::optional<int64_t> Bytes,
+                                   bool Untracked) {
   Value V = eval(Dst);
   std::optional<PointerValue> P;
   if (V.SharedAddress)
@@ -180,7 +181,9 @@ void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
   if (std::optional<unsigned> I =
           recordAccess(Site, *P, AccessKind::Store, Ty)) {
     T.Accesses[*I].Async = true;
-    AsyncPending.push_back(*I);
+    T.Accesses[*I].AsyncUntracked = Untracked;
+    if (!Untracked)
+      AsyncPending.push_back(*I);
   }
 }
 
@@ -200,6 +203,8 @@ void KernelWalker::asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
   // A count the walk does not know completes everything: a copy taken as
   // complete too early can hide a race, never invent one.
   size_t Keep = Left && *Left > 0 ? size_t(*Left) : 0;
+  if (W.Oldest)
+    Keep = AsyncGroups.empty() ? 0 : AsyncGroups.size() - 1;
   while (AsyncGroups.size() > Keep) {
     for (unsigned I : AsyncGroups.front())
       if (I < T.Accesses.size() && !T.Accesses[I].AsyncDoneSeq) {

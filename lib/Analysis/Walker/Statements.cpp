@@ -134,8 +134,10 @@ void KernelWalker::walkStmt(const Stmt *S) {
   }
   if (const auto *L = dyn_cast<LabelStmt>(S))
     return walkStmt(L->getSubStmt());
-  if (const auto *AS = dyn_cast<AttributedStmt>(S))
+  if (const auto *AS = dyn_cast<AttributedStmt>(S)) {
+    noteUnrollPragma(AS);
     return walkStmt(AS->getSubStmt());
+  }
   if (isa<GotoStmt>(S)) {
     // Unstructured: threads jumping are no longer tracked here.
     ActiveApprox = true;
@@ -143,6 +145,26 @@ void KernelWalker::walkStmt(const Stmt *S) {
   }
   for (const Stmt *C : S->children())
     walkStmt(C);
+}
+
+void KernelWalker::noteUnrollPragma(const AttributedStmt *AS) {
+  if (!Recording)
+    return;
+  for (const Attr *A : AS->getAttrs()) {
+    const auto *H = dyn_cast<LoopHintAttr>(A);
+    if (!H)
+      continue;
+    unsigned Count = 0;
+    if (H->getOption() == LoopHintAttr::Unroll &&
+        H->getState() == LoopHintAttr::Disable)
+      Count = 1;
+    else if (H->getOption() == LoopHintAttr::UnrollCount && H->getValue())
+      if (std::optional<llvm::APSInt> V =
+              H->getValue()->getIntegerConstantExpr(Ctx))
+        Count = unsigned(std::max<int64_t>(1, V->getExtValue()));
+    if (Count)
+      T.CompilerUnroll[AS->getSubStmt()] = Count;
+  }
 }
 
 bool KernelWalker::walkAsyncAsm(const GCCAsmStmt *A) {

@@ -156,3 +156,26 @@ __global__ void __launch_bounds__(32) aligned(float *out) {
     r[i] = s[tid * 2 + i];
   out[tid] = r[0] + r[1];
 }
+
+// Loops without a pragma are unrolled by nvcc and their iterations merged
+// (bench/gpu/widths/loops.cu on the H200: row32, 8 LDS.128 of 32 wavefronts
+// each); `#pragma unroll 1` keeps one 4-byte load per iteration
+// (rowNoUnroll8: 8 executions of one LDS, 32 wavefronts each).
+__global__ void __launch_bounds__(32) rowUnrolled(float *out) {
+  __shared__ float t[32][64];
+  float acc = 0;
+  for (int k = 0; k < 32; ++k)
+    acc += t[threadIdx.x][k];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 8-way bank conflict: lanes 0-7 read 8 distinct words of 't' in bank 0 (32 wavefronts instead of 4); nvcc merges this thread's 4 adjacent loads of 't' into one 128-bit load here; {{.*}} [shmem-bank-conflict]
+  out[threadIdx.x] = acc;
+}
+
+__global__ void __launch_bounds__(32) rowNotUnrolled(float *out) {
+  __shared__ float t[32][64];
+  float acc = 0;
+#pragma unroll 1
+  for (int k = 0; k < 8; ++k)
+    acc += t[threadIdx.x][k];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0 (32 wavefronts instead of 1); {{.*}} [shmem-bank-conflict]
+  out[threadIdx.x] = acc;
+}

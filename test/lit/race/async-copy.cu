@@ -133,3 +133,25 @@ __global__ void __launch_bounds__(N) asmWaitAll(float4 *out, const float4 *in) {
   __syncthreads();
   out[t] = q[N - 1 - t];
 }
+
+// cuda::memcpy_async completed through a cuda::barrier: the walk does not
+// follow the barrier's phases, so it does not claim when the copy
+// completes (declared here as <cuda/barrier> does, whose __shared__
+// barrier clang does not accept).
+namespace cuda {
+struct barrier_like {
+  __device__ void arrive_and_wait();
+};
+template <class T, class S, class B>
+__device__ int memcpy_async(T *dst, const T *src, S size, B &sync);
+} // namespace cuda
+
+__global__ void __launch_bounds__(N) viaBarrier(float *out, const float *in,
+                                                cuda::barrier_like &bar) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  cuda::memcpy_async(&s[t], &in[t], sizeof(float), bar);
+  bar.arrive_and_wait();
+  __syncthreads();
+  out[t] = s[(t + 1) % N];
+}

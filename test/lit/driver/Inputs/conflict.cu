@@ -5,6 +5,6 @@ __global__ void k(float *out) {
   out[threadIdx.x] = tile[threadIdx.x][1]; // NOLINT(shmem-bank-conflict)
   // NOLINTNEXTLINE(shmem-*)
   out[threadIdx.x] = tile[threadIdx.x][2];
-  out[threadIdx.x] = tile[threadIdx.x][3]; // NOLINT(shmem-race)
+  out[threadIdx.x] = tile[threadIdx.x][4]; // NOLINT(shmem-race)
 }
 int main() { k<<<1, 32>>>(nullptr); }
