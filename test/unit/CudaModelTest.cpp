@@ -271,4 +271,50 @@ TEST(CudaModel, BuiltinIndices) {
   EXPECT_FALSE(Found[4]);
 }
 
+TEST(CudaModel, AsmAsyncCopies) {
+  // ggml's cp_async_cg_16, with the L2 prefetch hint.
+  auto C = cuda::asmAsyncCopyOf(
+      "cp.async.cg.shared.global.L2::128B [%0], [%1], 16;");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->DstOperand, 0u);
+  EXPECT_EQ(C->Bytes, 16u);
+  EXPECT_FALSE(C->SizeOperand);
+  // The size in an operand, blanks and tabs anywhere.
+  C = cuda::asmAsyncCopyOf("cp.async.ca.shared.global\t[ %1 ],  [%2], %3;");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->DstOperand, 1u);
+  EXPECT_FALSE(C->Bytes);
+  EXPECT_EQ(C->SizeOperand, 3u);
+  // Not async copies into shared memory from global.
+  EXPECT_FALSE(cuda::asmAsyncCopyOf("cp.async.bulk.shared::cluster.global "
+                                    "[%0], [%1], %2, [%3];"));
+  EXPECT_FALSE(cuda::asmAsyncCopyOf("cp.async.commit_group;"));
+  EXPECT_FALSE(cuda::asmAsyncCopyOf("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"));
+}
+
+TEST(CudaModel, AsmAsyncWaits) {
+  auto W = cuda::asmAsyncWaitOf("cp.async.commit_group;");
+  ASSERT_TRUE(W);
+  EXPECT_TRUE(W->Commit);
+  EXPECT_FALSE(W->Wait);
+  W = cuda::asmAsyncWaitOf("cp.async.wait_group 2;");
+  ASSERT_TRUE(W);
+  EXPECT_TRUE(W->Wait);
+  EXPECT_FALSE(W->Commit);
+  EXPECT_EQ(W->Pending, 2u);
+  W = cuda::asmAsyncWaitOf("cp.async.wait_group %0;");
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->PendingOperand, 0u);
+  // wait_all commits first, then waits for every group.
+  W = cuda::asmAsyncWaitOf("cp.async.wait_all;");
+  ASSERT_TRUE(W);
+  EXPECT_TRUE(W->Commit);
+  EXPECT_TRUE(W->Wait);
+  EXPECT_EQ(W->Pending, 0u);
+  // The bulk copies' groups are others (TMA, not modelled).
+  EXPECT_FALSE(cuda::asmAsyncWaitOf("cp.async.bulk.wait_group 0;"));
+  EXPECT_FALSE(cuda::asmAsyncWaitOf("cp.async.bulk.commit_group;"));
+  EXPECT_FALSE(cuda::asmAsyncWaitOf("bar.sync 0;"));
+}
+
 } // namespace
