@@ -6,6 +6,7 @@
 #include "NvccCommand.h"
 #include "OutputFormats.h"
 #include "Server.h"
+#include "Subprocess.h"
 #include "TidyConfig.h"
 
 #include "Analysis/CheckOptions.h"
@@ -81,6 +82,20 @@ CUDA:
   --cuda-gpu-arch=sm_XX   architecture the device code is analysed for (default:
                           the lowest one the flags after -- name, else the
                           lowest the build compiles for, else sm_80)
+  --sass                  also compile each file with nvcc for that
+                          architecture (-lineinfo) and note at each bank
+                          conflict the shared-memory instructions nvcc emits
+                          on its line (SASS where nvdisasm is beside nvcc,
+                          else PTX), flagging a width other than the
+                          prediction's; without nvcc, a warning
+  --nvcc=PATH             the nvcc of --sass (default: the toolkit's of
+                          --cuda-path, else nvcc on the PATH, else
+                          /usr/local/cuda/bin/nvcc)
+  --ncu-report=FILE       note at each bank conflict the shared-memory
+                          wavefronts Nsight Compute measured on its line;
+                          FILE is the source page as CSV (ncu --import
+                          R.ncu-rep --page source --csv --print-source
+                          cuda,sass) or, with ncu on the PATH, R.ncu-rep
 
 OUTPUT:
   --format=FMT            text (default), sarif, github, gitlab, json, html
@@ -270,33 +285,15 @@ static bool runGit(llvm::StringRef Dir, llvm::ArrayRef<std::string> Args,
     Error = "git is not on the PATH";
     return false;
   }
-  llvm::SmallString<128> OutFile, ErrFile;
-  if (llvm::sys::fs::createTemporaryFile("shmem-lint-git", "out", OutFile) ||
-      llvm::sys::fs::createTemporaryFile("shmem-lint-git", "err", ErrFile)) {
-    Error = "cannot create a temporary file";
-    return false;
-  }
-  std::vector<llvm::StringRef> Argv = {*Git, "-C", Dir};
-  for (const std::string &A : Args)
-    Argv.push_back(A);
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
-                                                OutFile.str(), ErrFile.str()};
-  std::string ExecError;
-  int RC = llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects, 0, 0,
-                                     &ExecError);
-  auto Read = [](llvm::StringRef F) {
-    auto B = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
-    return B ? (*B)->getBuffer().str() : std::string();
-  };
-  Output = Read(OutFile);
-  std::string Stderr = Read(ErrFile);
-  llvm::sys::fs::remove(OutFile);
-  llvm::sys::fs::remove(ErrFile);
-  if (RC != 0) {
-    Error = !ExecError.empty() ? ExecError
-                               : llvm::StringRef(Stderr).trim().str();
+  std::vector<std::string> Argv = {"-C", Dir.str()};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  ProgramRun Run = runProgram(*Git, Argv);
+  Output = std::move(Run.Stdout);
+  if (!Run.succeeded()) {
+    Error = !Run.Error.empty() ? Run.Error
+                               : llvm::StringRef(Run.Stderr).trim().str();
     if (Error.empty())
-      Error = "git exited with status " + std::to_string(RC);
+      Error = "git exited with status " + std::to_string(Run.ExitCode);
     return false;
   }
   return true;
@@ -478,8 +475,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   ToolLayout Layout = ToolLayout::find(Argv[0]);
   std::vector<std::string> Files, ExtraArgs;
   std::string BuildDir, CudaSetting = "auto", Arch, FilesRegex, DiffBase,
-                        ConfigFile;
-  bool UseConfig = true;
+                        ConfigFile, NvccPath;
+  bool UseConfig = true, WantSass = false;
   CommandLineSettings CL;
   bool SawDashDash = false;
   int ColorSetting = -1;
@@ -575,6 +572,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       Opts.ExitZero = true;
     } else if (A == "--no-config") {
       UseConfig = false;
+    } else if (A == "--sass") {
+      WantSass = true;
     } else if ((R = Value("-p", BuildDir))) {
       if (R < 0)
         return Fail("-p needs a directory");
@@ -630,6 +629,14 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                (R = Value("--cuda-arch", Arch))) {
       if (R < 0)
         return Fail("--cuda-gpu-arch needs a value");
+    } else if ((R = Value("--nvcc", NvccPath))) {
+      if (R < 0 || NvccPath.empty())
+        return Fail("--nvcc needs the path of nvcc");
+    } else if ((R = Value("--ncu-report", Opts.NcuReport))) {
+      if (R < 0 || Opts.NcuReport.empty())
+        return Fail("--ncu-report needs a file");
+      if (!llvm::sys::fs::exists(Opts.NcuReport))
+        return Fail("--ncu-report: no such file: '" + Opts.NcuReport + "'");
     } else if ((R = Value("--format", Opts.Format))) {
       if (R < 0)
         return Fail("--format needs a value");
@@ -660,6 +667,9 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       Files.push_back(A.str());
     }
   }
+
+  if (!NvccPath.empty() && !WantSass)
+    return Fail("--nvcc names the nvcc of --sass; add --sass");
 
   OutputFormat ParsedFormat;
   if (!parseOutputFormat(Opts.Format, ParsedFormat))
@@ -772,6 +782,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     CudaFlags.push_back("-include");
     CudaFlags.push_back(OwnHeader.str().str());
   }
+  if (WantSass)
+    Opts.Sass = findSassTools(NvccPath, Toolkit);
   if (Opts.Verbose)
     Err << "shmem-lint: CUDA headers: "
         << (Toolkit.empty() ? "shmem-lint's own (" + Layout.CudaHeaders + ")"
@@ -925,11 +937,13 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
   }
 
   // The bank findings' pictures cost what-if walks; only these outputs
-  // show them.
+  // show them, and --sass and --ncu-report read the access's width, lanes
+  // and wavefronts from them.
   const bool WantPictures = Opts.Verbose ||
                             ParsedFormat == OutputFormat::Html ||
                             ParsedFormat == OutputFormat::Sarif ||
-                            ParsedFormat == OutputFormat::Json;
+                            ParsedFormat == OutputFormat::Json ||
+                            Opts.Sass || !Opts.NcuReport.empty();
 
   // Settings per file: defaults, the file's .clang-tidy, then the flags.
   TidyConfigFinder Configs;
@@ -994,6 +1008,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       FileJob J{W, Cwd, BaseArgs(""), SettingsFor(Abs), {}, {}};
       J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
       J.Args.push_back(W);
+      J.ProjectArgs = ExtraArgs;
       Opts.Jobs.push_back(std::move(J));
       continue;
     }
@@ -1010,6 +1025,7 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         FileJob J{Abs, Cwd, BaseArgs(""), SettingsFor(Abs), {}, {}};
         J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
         J.Args.push_back(Abs);
+        J.ProjectArgs = ExtraArgs;
         Opts.Jobs.push_back(std::move(J));
         continue;
       }
@@ -1036,9 +1052,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
     FileJob J{Abs, C.Directory,
               BaseArgs(T.CudaArchs.empty() ? "" : T.CudaArchs.front()),
               SettingsFor(Abs), {}, {}};
-    for (std::string &A : withoutLanguageAndArch(T.Args))
-      J.Args.push_back(std::move(A));
-    J.Args.insert(J.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
+    J.ProjectArgs = withoutLanguageAndArch(T.Args);
+    J.ProjectArgs.insert(J.ProjectArgs.end(), ExtraArgs.begin(),
+                         ExtraArgs.end());
+    J.Args.insert(J.Args.end(), J.ProjectArgs.begin(), J.ProjectArgs.end());
     J.Args.push_back(J.File);
     Opts.Jobs.push_back(std::move(J));
   }

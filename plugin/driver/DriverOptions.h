@@ -3,6 +3,7 @@
 #ifndef SHMEM_LINT_DRIVER_DRIVEROPTIONS_H
 #define SHMEM_LINT_DRIVER_DRIVEROPTIONS_H
 
+#include "NvccListing.h"
 #include "ReportedFinding.h"
 
 #include "Analysis/AnalysisOptions.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <bitset>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,10 @@ struct FileJob {
   /// The checks whose findings are errors here (--warnings-as-errors, else
   /// the file's .clang-tidy WarningsAsErrors).
   std::bitset<NumCheckKinds> WarningsAsErrors = {};
+  /// The project's own flags among Args (the compile database entry's and
+  /// those after `--`), without shmem-lint's CUDA setup: what --sass gives
+  /// nvcc (NvccListing.h).
+  std::vector<std::string> ProjectArgs = {};
 };
 
 /// Where the driver's own files are (found from its executable).
@@ -78,6 +84,11 @@ struct DriverOptions {
   bool ExitZero = false;
   bool Color = false;
   bool ShowCompilerDiagnostics = true;
+  /// --sass: the tools that compile each file to read the shared-memory
+  /// instructions of its findings' lines; Nvcc empty when none was found.
+  std::optional<SassTools> Sass;
+  /// --ncu-report: Nsight Compute's source page (CSV) or report.
+  std::string NcuReport;
 };
 
 /// Parse argv. Returns -1 to go on and analyse, or an exit status (0 after

@@ -10,7 +10,7 @@
 //   kernels   [name, file, line]           (file -1: not known)
 //   arrays    [name, file, line, column, kernel]   (line 0: no declaration
 //             found)
-//   strings   note messages, each once
+//   strings   note messages (and --sass / --ncu-report notes), each once
 //   lines     {file: {line: text}}: only the lines excerpts show
 //   layouts   [layout, cost, laneBank[], laneWord[], broadcast "0110..",
 //             wordsPerBank[], degree, phaseLanes, sharedBytes]: each
@@ -23,13 +23,16 @@
 //             picture, flags (1: warning as error), notes [[file, line,
 //             column, string]], fixes [[file, line, column, length,
 //             replacement]], detail, pair (the note shown beside the
-//             finding, -1 none)]
+//             finding, -1 none), and only under --sass or --ncu-report
+//             evidence [[kind, string]]: what nvcc emitted (kind 0) and ncu
+//             measured (kind 1) at the finding's line (FindingEvidence.h)]
 //
 //===----------------------------------------------------------------------===//
 
 #include "HtmlReport.h"
 #include "HtmlReportAssets.h"
 #include "ExplorerPage.h"
+#include "FindingEvidence.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -693,7 +696,17 @@ void writeData(llvm::raw_ostream &OS, Model &M,
     J += "],";
     // The text picture only where there is no drawn one.
     appendFields(J, F.Picture ? llvm::StringRef() : F.Detail, R.Pair);
-    J += "]";
+    if (F.Compiled || F.Measured)
+      J += ",[";
+    if (F.Compiled)
+      appendNumbers(J, std::vector<int64_t>{
+                           0, M.Strings.add(compiledNote(*F.Compiled))});
+    if (F.Measured) {
+      J += F.Compiled ? "," : "";
+      appendNumbers(J, std::vector<int64_t>{
+                           1, M.Strings.add(measuredNote(*F.Measured))});
+    }
+    J += F.Compiled || F.Measured ? "]]" : "]";
   }
   J += "]}";
   std::swap(J, FJ);

@@ -104,7 +104,7 @@ details.lanes th,details.lanes td{border:1px solid var(--line);padding:1px 6px;t
 details.lanes td.hot{color:var(--bad);font-weight:600}
 details.lanes td.off{color:#b8bec9}
 pre.detail{background:#fbfbfc;border:1px solid var(--line);padding:6px 8px}
-.fix{font-size:13px;margin:4px 0}
+.fix,.evidence{font-size:13px;margin:4px 0}
 button.explore{margin-top:4px}
 pre.explore-cmd{background:#1d2433;color:#e8ecf3;padding:6px 8px;border-radius:4px;white-space:pre-wrap}
 #more,#first{margin:8px 0}
@@ -141,7 +141,8 @@ var D = JSON.parse(document.getElementById('shmem-data').textContent);
 var FS = D.findings;
 // A finding's fields (HtmlReport.cpp says what each is).
 var CHECK = 0, FILE = 1, LINE = 2, COL = 3, MSG = 4, KERNEL = 5, ARRAY = 6,
-  DEGREE = 7, PIC = 8, FLAGS = 9, NOTES = 10, FIXES = 11, DETAIL = 12, PAIR = 13;
+  DEGREE = 7, PIC = 8, FLAGS = 9, NOTES = 10, FIXES = 11, DETAIL = 12, PAIR = 13,
+  EVIDENCE = 14;
 var PAGE = 50;
 var st = { check: -1, file: -1, kernel: -1, degree: 0, text: '', group: 'none' };
 var $ = function (id) { return document.getElementById(id); };
@@ -448,6 +449,11 @@ function card(i) {
       '</span> ' + rich(D.strings[n[3]]) + excerpt(n[0], n[1], n[2], 0) + '</li>';
   });
   if (ns) o += '<ul class="notes">' + ns + '</ul>';
+  // What nvcc emitted (--sass) and ncu measured (--ncu-report) at this line.
+  (f[EVIDENCE] || []).forEach(function (e) {
+    o += '<p class="evidence"><span class="kind">' + (e[0] ? 'measured' : 'compiled') +
+      '</span> ' + rich(D.strings[e[1]]) + '</p>';
+  });
   f[FIXES].forEach(function (x) {
     o += '<p class="fix"><span class="kind">fix-it</span> <span class="loc">' +
       esc(x[0] >= 0 ? D.files[x[0]] : '') + ':' + x[1] + ':' + x[2] + '</span>: replace ' +
@@ -467,6 +473,7 @@ function haystack(i) {
     if (f[KERNEL] >= 0) s.push(D.kernels[f[KERNEL]][0]);
     if (f[ARRAY] >= 0) s.push(D.arrays[f[ARRAY]][0]);
     f[NOTES].forEach(function (n) { s.push(D.strings[n[3]]); });
+    (f[EVIDENCE] || []).forEach(function (e) { s.push(D.strings[e[1]]); });
     hay[i] = s.join('\n').toLowerCase();
   }
   return hay[i];

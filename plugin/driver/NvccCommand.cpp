@@ -7,6 +7,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/ArgList.h"
@@ -14,6 +15,7 @@
 #include "llvm/Option/Option.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
@@ -1134,6 +1136,87 @@ translateCompileCommand(llvm::ArrayRef<std::string> CommandLine,
   else
     T.translateOther(Words);
   return R;
+}
+
+std::vector<std::string>
+nvccFlagsFromClang(llvm::ArrayRef<std::string> ClangArgs,
+                   llvm::StringRef Directory) {
+  auto Absolute = [&](llvm::StringRef Path) {
+    llvm::SmallString<256> P(Path);
+    if (!P.empty() && !llvm::sys::path::is_absolute(P)) {
+      P = Directory;
+      llvm::sys::path::append(P, Path);
+    }
+    return P.str().str();
+  };
+  // nvcc splits the values of -I, -D, -include (and their kin) at commas;
+  // "\," keeps one, as translateCompileCommand() reads them.
+  auto Escaped = [](llvm::StringRef V) {
+    std::string Out;
+    for (char C : V) {
+      if (C == ',')
+        Out += '\\';
+      Out += C;
+    }
+    return Out;
+  };
+  std::vector<std::string> Out;
+  unsigned MissingIndex = 0, MissingCount = 0;
+  // By option, as withoutLanguageAndArch(): a macro's value that looks
+  // like a flag stays the macro's.
+  forEachClangArg(
+      ClangArgs, MissingIndex, MissingCount,
+      [&](const llvm::opt::Arg &A, const llvm::opt::ArgList &,
+          llvm::ArrayRef<std::string>) {
+        if (A.getNumValues() != 1)
+          return;
+        llvm::StringRef V = A.getValue();
+        switch (A.getOption().getID()) {
+        case copt::OPT_I:
+        case copt::OPT_iquote: // nvcc has no quote-only include path.
+          Out.push_back("-I" + Escaped(Absolute(V)));
+          return;
+        case copt::OPT_isystem:
+        case copt::OPT_idirafter:
+          Out.push_back("-isystem");
+          Out.push_back(Escaped(Absolute(V)));
+          return;
+        case copt::OPT_D:
+          Out.push_back("-D" + Escaped(V));
+          return;
+        case copt::OPT_U:
+          Out.push_back("-U" + Escaped(V));
+          return;
+        case copt::OPT_include: {
+          // Found relative to the working directory first, as a compiler
+          // looks for it; nvcc runs elsewhere.
+          std::string Abs = Absolute(V);
+          Out.push_back("-include");
+          Out.push_back(Escaped(llvm::sys::fs::exists(Abs) ? Abs : V.str()));
+          return;
+        }
+        case copt::OPT_std_EQ: {
+          // nvcc takes c++03 to c++20; GNU dialects and other spellings as
+          // their standard, later ones left to nvcc's default.
+          llvm::StringRef Std = V;
+          if (!Std.consume_front("gnu++"))
+            Std.consume_front("c++");
+          std::string Year = llvm::StringSwitch<std::string>(Std)
+                                 .Cases({"98", "03"}, "03")
+                                 .Cases({"11", "0x"}, "11")
+                                 .Cases({"14", "1y"}, "14")
+                                 .Cases({"17", "1z"}, "17")
+                                 .Cases({"20", "2a"}, "20")
+                                 .Default("");
+          if (!Year.empty())
+            Out.push_back("-std=c++" + Year);
+          return;
+        }
+        default:
+          return;
+        }
+      });
+  return Out;
 }
 
 } // namespace shmem

@@ -120,6 +120,16 @@ withoutLanguageAndArch(const std::vector<std::string> &Args);
 /// the user's architecture replaces the driver's default.
 TranslatedCommand takeCudaArchFlags(std::vector<std::string> &Args);
 
+/// The reverse, for --sass (NvccListing.h): the flags among \p ClangArgs (a
+/// clang command's, without compiler and input) that mean the same to
+/// nvcc, in nvcc's spelling: -I (and -iquote), -isystem (and -idirafter),
+/// -D, -U, -include, and -std=c++NN for the standards nvcc takes. Relative
+/// paths are made absolute against \p Directory, for an nvcc run elsewhere;
+/// commas in values are escaped, as nvcc splits these options at commas.
+std::vector<std::string>
+nvccFlagsFromClang(llvm::ArrayRef<std::string> ClangArgs,
+                   llvm::StringRef Directory);
+
 /// The words of an nvcc `--options-file` (see the rules above).
 std::vector<std::string> tokenizeNvccOptionsFile(llvm::StringRef Text);
 

@@ -1,6 +1,7 @@
 //===- OutputFormats.cpp - Render the findings of one run -----------------===//
 
 #include "OutputFormats.h"
+#include "FindingEvidence.h"
 #include "HtmlReport.h"
 
 #include "Analysis/Finding.h"
@@ -413,7 +414,8 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
   // `[check,-warnings-as-errors]`.
   bool IsError = false;
   auto Head = [&](const ReportedLocation &L, bool IsNote,
-                  llvm::StringRef Message, llvm::StringRef Check) {
+                  llvm::StringRef Message, llvm::StringRef Check,
+                  bool Snippet = true) {
     if (Color)
       OS << Bold;
     writeLocation(OS, L);
@@ -438,7 +440,7 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
     if (Color)
       OS << Reset;
     OS << '\n';
-    if (P.Ctx.ShowSource)
+    if (P.Ctx.ShowSource && Snippet)
       writeSnippet(OS, L, P, FixesOn(L));
   };
   for (const ReportedFinding &F : Findings) {
@@ -454,6 +456,9 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
     }
     for (const ReportedNote &N : F.Notes)
       Head(N.Loc, /*IsNote=*/true, N.Message, "");
+    // --sass and --ncu-report speak of the finding's own line, shown above.
+    for (const std::string &E : evidenceNotes(F))
+      Head(F.Loc, /*IsNote=*/true, E, "", /*Snippet=*/false);
     // A fix-it on a line no message of the finding is on: its own lines.
     if (P.Ctx.ShowSource)
       for (const ReportedFix *X : Unshown)
@@ -475,6 +480,72 @@ void writeText(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
     Head(G.Loc, /*IsNote=*/false, G.message(), G.Check);
     for (const ReportedNote &N : G.Notes)
       Head(N.Loc, /*IsNote=*/true, N.Message, "");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// --sass and --ncu-report
+//===----------------------------------------------------------------------===//
+
+/// A finding's Compiled and Measured (FindingEvidence.h) as JSON attributes
+/// "compiled" and "measured", each with its "note" as text says it: the JSON
+/// format's finding objects and SARIF results' properties.
+void writeEvidenceJson(llvm::json::OStream &J, const ReportedFinding &F) {
+  if (F.Compiled) {
+    const CompiledEvidence &C = *F.Compiled;
+    J.attributeObject("compiled", [&] {
+      J.attribute("listing", llvm::StringRef(C.Listing).lower());
+      J.attribute("arch", C.Arch);
+      J.attribute("access", C.Store ? "store" : "load");
+      J.attributeArray("instructions", [&] {
+        for (const SharedInstruction &I : C.Instructions)
+          J.object([&] {
+            J.attribute("name", I.Name);
+            J.attribute("kind", sharedOpKindName(I.Kind));
+            J.attribute("width_bytes", I.WidthBytes);
+            J.attribute("count", I.Count);
+          });
+      });
+      if (C.AssumedWidth)
+        J.attribute("assumed_width_bytes", C.AssumedWidth);
+      J.attribute("width_differs", C.WidthDiffers);
+      J.attribute("ptxas_may_merge", C.PtxasMayMerge);
+      if (C.Recosted)
+        J.attributeObject("recosted", [&] {
+          J.attribute("width_bytes", C.EmittedWidth);
+          J.attribute("wavefronts", C.Recosted->Wavefronts);
+          J.attribute("ideal_wavefronts", C.Recosted->IdealWavefronts);
+          J.attribute("degree", C.Recosted->Degree);
+        });
+      J.attribute("note", compiledNote(C));
+    });
+  }
+  if (F.Measured) {
+    const MeasuredEvidence &M = *F.Measured;
+    J.attributeObject("measured", [&] {
+      J.attribute("report", M.Report);
+      J.attribute("access", M.Store ? "store" : "load");
+      J.attribute("found", M.Found);
+      if (M.Found) {
+        J.attribute("loads_and_stores", M.LoadsAndStores);
+        J.attribute("wavefronts", M.Wavefronts);
+        if (M.Ideal)
+          J.attribute("ideal_wavefronts", *M.Ideal);
+        if (M.Executions)
+          J.attribute("executions", *M.Executions);
+        J.attributeArray("opcodes", [&] {
+          for (const std::string &O : M.Opcodes)
+            J.value(O);
+        });
+      }
+      if (M.PredictedIdeal) {
+        J.attribute("predicted_wavefronts", M.PredictedWavefronts);
+        J.attribute("predicted_ideal_wavefronts", M.PredictedIdeal);
+      }
+      if (std::optional<bool> A = M.agrees())
+        J.attribute("agrees", *A);
+      J.attribute("note", measuredNote(M));
+    });
   }
 }
 
@@ -697,9 +768,12 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
                     });
                   });
                 });
-              if (!F.Detail.empty())
-                J.attributeObject("properties",
-                                  [&] { J.attribute("detail", F.Detail); });
+              if (!F.Detail.empty() || F.Compiled || F.Measured)
+                J.attributeObject("properties", [&] {
+                  if (!F.Detail.empty())
+                    J.attribute("detail", F.Detail);
+                  writeEvidenceJson(J, F);
+                });
             });
           }
         });
@@ -746,6 +820,8 @@ void writeGitHub(llvm::raw_ostream &OS,
         Message += ":" + std::to_string(N.Loc.Column);
       Message += ": " + N.Message;
     }
+    for (const std::string &E : evidenceNotes(F))
+      Message += "\nnote: " + E;
     if (P.Ctx.Verbose && !F.Detail.empty())
       Message += "\n" + F.Detail;
     OS << escapeGitHubData(Message) << '\n';
@@ -869,6 +945,7 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
             });
         });
         J.attribute("detail", F.Detail);
+        writeEvidenceJson(J, F);
         J.attribute("fingerprint", P.uniqueFingerprint(I));
       });
     }

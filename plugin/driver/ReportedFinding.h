@@ -10,6 +10,7 @@
 #define SHMEM_LINT_DRIVER_REPORTEDFINDING_H
 
 #include "BankPicture.h"
+#include "SharedListing.h"
 
 #include <optional>
 #include <string>
@@ -34,6 +35,57 @@ struct ReportedFix {
   std::string Replacement;
 };
 
+/// --sass: what the compiler emitted at a bank-conflict finding's line
+/// (FindingEvidence.h).
+struct CompiledEvidence {
+  std::string Listing; ///< "PTX" or "SASS".
+  std::string Arch;    ///< "sm_80".
+  bool Store = false;  ///< The finding's access writes shared memory.
+  /// The shared-memory instructions at the line that read (or, for a
+  /// store, write) shared memory as the finding's access does; empty when
+  /// there are none.
+  std::vector<SharedInstruction> Instructions;
+  /// Bytes per lane the prediction assumed; 0 when unknown.
+  unsigned AssumedWidth = 0;
+  /// Instructions were emitted and none has the assumed width. Not when
+  /// PTX has narrower ones: ptxas may still merge those (PtxasMayMerge).
+  bool WidthDiffers = false;
+  /// PTX has only narrower instructions than assumed, which ptxas may merge
+  /// into the assumed width: only SASS settles it.
+  bool PtxasMayMerge = false;
+  /// When WidthDiffers and every instruction has one width: that width,
+  /// and the finding's warp re-costed at it.
+  unsigned EmittedWidth = 0;
+  std::optional<LayoutPicture> Recosted;
+};
+
+/// --ncu-report: what Nsight Compute measured at a bank-conflict finding's
+/// line (FindingEvidence.h).
+struct MeasuredEvidence {
+  std::string Report; ///< As named on the command line.
+  bool Store = false; ///< The finding's access writes shared memory.
+  /// The line has shared-memory counters in the report; when not, the
+  /// finding's file is in it but the line is not.
+  bool Found = false;
+  /// The counters are the line's loads and stores together (no SASS rows,
+  /// or atomics), not those of the finding's direction alone.
+  bool LoadsAndStores = false;
+  double Wavefronts = 0;
+  std::optional<double> Ideal, Executions;
+  std::vector<std::string> Opcodes;
+  /// The prediction for one warp-wide access, to set beside them.
+  unsigned PredictedWavefronts = 0, PredictedIdeal = 0;
+
+  /// Both say conflict (more wavefronts than ideal), or both say none;
+  /// std::nullopt without a measured ideal.
+  std::optional<bool> agrees() const {
+    if (!Found || !Ideal || PredictedIdeal == 0)
+      return std::nullopt;
+    return (Wavefronts > *Ideal + 0.5) ==
+           (PredictedWavefronts > PredictedIdeal);
+  }
+};
+
 struct ReportedFinding {
   std::string Check; ///< "shmem-bank-conflict", ...
   ReportedLocation Loc;
@@ -50,6 +102,10 @@ struct ReportedFinding {
   bool WarningAsError = false;
   /// shmem-bank-conflict: the lane->bank pictures (HTML report).
   std::optional<BankPicture> Picture;
+  /// shmem-bank-conflict under --sass and --ncu-report: the compiler's
+  /// instructions and the profiler's counters at the finding's line.
+  std::optional<CompiledEvidence> Compiled;
+  std::optional<MeasuredEvidence> Measured;
 };
 
 /// A part of a kernel the analysis left out (shmem::AnalysisGap): never a

@@ -13,6 +13,9 @@
 
 #include "Baseline.h"
 #include "DriverOptions.h"
+#include "FindingEvidence.h"
+#include "NcuSourceReport.h"
+#include "NvccListing.h"
 #include "OutputFormats.h"
 #include "ReportedFinding.h"
 
@@ -26,6 +29,8 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -315,10 +320,32 @@ filesFor(llvm::StringRef VfsOverlay, llvm::raw_ostream &Msg) {
   return Overlay;
 }
 
+/// --sass for one analysed file: compiles it with nvcc and notes at each of
+/// its bank-conflict findings what nvcc emitted there; a failure is one
+/// warning and the findings stay the predictions.
+static void addSassEvidence(const FileJob &Job, const SassTools &Tools,
+                            JobResult &R, llvm::raw_ostream &Msg) {
+  if (llvm::none_of(R.Findings, [](const ReportedFinding &F) {
+        return F.Check == checkName(CheckKind::BankConflict);
+      }))
+    return; // Nothing to say it about: spare the compile.
+  std::string Arch = cudaArchOf(Job.Args), Why;
+  std::optional<SharedListing> Listing = compileSharedListing(
+      Tools, Job.File, Job.Directory, Job.ProjectArgs, Arch, Why);
+  if (!Listing) {
+    Msg << "shmem-lint: warning: --sass: '" << Job.File
+        << "' was not compiled (" << Why
+        << "); its findings are the predictions alone\n";
+    return;
+  }
+  addCompiledEvidence(R.Findings, *Listing, Arch, Job.Directory);
+}
+
 /// Parses and analyses one file. Runs on a worker thread: everything it
 /// touches is its own, and clang's messages go to the result, not stderr.
+/// \p Sass: the tools of --sass, when it is on and nvcc was found.
 JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
-                      bool ColorDiagnostics) {
+                      bool ColorDiagnostics, const SassTools *Sass) {
   JobResult R;
   llvm::raw_string_ostream Msg(R.Messages);
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files =
@@ -366,6 +393,8 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
                       FirstMsg, ToolkitError)) {
     Msg << First;
     R.Analysed = true;
+    if (Sass)
+      addSassEvidence(Job, *Sass, R, Msg);
     return R;
   }
   if (ToolkitError && !Job.OwnHeaderArgs.empty()) {
@@ -388,6 +417,8 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
                   "(--cuda-path=none says so up front)\n"
                << Second;
       Retry.Analysed = true;
+      if (Sass)
+        addSassEvidence(Job, *Sass, Retry, RetryMsg);
       return Retry;
     }
   }
@@ -532,6 +563,30 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Err << "shmem-lint: analysing " << N << " files, " << Workers
         << " at a time\n";
 
+  // Read before the analysis, so that a report that cannot be used stops
+  // the run before it is spent.
+  std::optional<NcuSourceReport> Measured;
+  if (!Opts.NcuReport.empty()) {
+    std::string Why;
+    Measured = loadNcuReport(Opts.NcuReport, Why);
+    if (!Measured) {
+      Err << "shmem-lint: error: --ncu-report: " << Why << "\n";
+      return 2;
+    }
+  }
+  // Said once, not per file; the predictions are reported all the same.
+  const SassTools *Sass = nullptr;
+  if (Opts.Sass && Opts.Sass->Nvcc.empty())
+    Err << "shmem-lint: warning: --sass: no nvcc found (looked for "
+        << llvm::join(Opts.Sass->Searched, ", ")
+        << "); findings are the predictions alone\n";
+  else if (Opts.Sass)
+    Sass = &*Opts.Sass;
+  if (Sass && Opts.Verbose)
+    Err << "shmem-lint: --sass: " << Sass->Nvcc << ", reading "
+        << (Sass->Nvdisasm.empty() ? "PTX" : "SASS (" + Sass->Nvdisasm + ")")
+        << "\n";
+
   // Results are printed as soon as every earlier file's are: clang's errors
   // appear in file order however the workers finish.
   std::vector<std::optional<JobResult>> Results(N);
@@ -561,7 +616,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           return;
         I = Next++;
       }
-      Finish(I, analyseFile(Opts.Jobs[I], Opts.VfsOverlay, ColorDiagnostics));
+      Finish(I, analyseFile(Opts.Jobs[I], Opts.VfsOverlay, ColorDiagnostics,
+                            Sass));
     }
   };
   if (Workers <= 1) {
@@ -672,6 +728,21 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     if (Opts.Verbose || Opts.Stats)
       Err << "shmem-lint: " << Accepted << " finding(s) in the baseline '"
           << Opts.Baseline << "' not reported\n";
+  }
+
+  if (Measured) {
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    unsigned Covered =
+        addMeasuredEvidence(Findings, *Measured, Opts.NcuReport, Cwd);
+    bool AnyBank = llvm::any_of(Findings, [](const ReportedFinding &F) {
+      return F.Check == checkName(CheckKind::BankConflict);
+    });
+    if (AnyBank && Covered == 0)
+      Err << "shmem-lint: warning: --ncu-report: '" << Opts.NcuReport
+          << "' measured none of the files of the bank conflicts found (it "
+             "has lines of "
+          << Measured->files().size() << " file(s)); nothing to compare\n";
   }
 
   if (N == 0)

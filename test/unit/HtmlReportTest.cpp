@@ -186,7 +186,7 @@ TEST(HtmlReport, DataOfABankConflict) {
   const llvm::json::Array &Fs = arr(D, "findings");
   ASSERT_EQ(Fs.size(), 1u);
   const llvm::json::Array &F = *Fs[0].getAsArray();
-  ASSERT_EQ(F.size(), 14u);
+  ASSERT_EQ(F.size(), 14u); // 15 with --sass or --ncu-report
   EXPECT_EQ(*F[2].getAsInteger(), 4);        // line
   EXPECT_EQ(*F[7].getAsInteger(), 32);       // degree
   EXPECT_EQ(*F[8].getAsInteger(), 0);        // picture
@@ -253,6 +253,46 @@ TEST(HtmlReport, OnePicturePerPattern) {
   EXPECT_EQ(arr(D, "layouts").size(), 4u);
   // Note messages are kept once each.
   EXPECT_EQ(arr(D, "strings").size(), 2u);
+}
+
+TEST(HtmlReport, CompiledAndMeasuredInTheCard) {
+  // --sass and --ncu-report: a line each in the card, the kind first.
+  ReportedFinding F = conflict();
+  CompiledEvidence C;
+  C.Listing = "SASS";
+  C.Arch = "sm_90";
+  SharedInstruction I;
+  I.Name = "LDS";
+  I.WidthBytes = 4;
+  C.Instructions = {I};
+  C.AssumedWidth = 4;
+  F.Compiled = C;
+  MeasuredEvidence M;
+  M.Report = "rep.csv";
+  M.Found = true;
+  M.Wavefronts = 128;
+  M.Ideal = 4;
+  M.Executions = 4;
+  M.PredictedWavefronts = 32;
+  M.PredictedIdeal = 1;
+  F.Measured = M;
+  llvm::json::Object D = pageData(render({F}));
+  const llvm::json::Array &E =
+      *(*arr(D, "findings")[0].getAsArray())[14].getAsArray();
+  ASSERT_EQ(E.size(), 2u);
+  const llvm::json::Array &Strings = arr(D, "strings");
+  const llvm::json::Array &First = *E[0].getAsArray();
+  EXPECT_EQ(*First[0].getAsInteger(), 0);
+  EXPECT_EQ(Strings[*First[1].getAsInteger()].getAsString()->str(),
+            "nvcc emits 'LDS' (4 bytes) at this line (SASS, sm_90), the "
+            "width the prediction assumed");
+  const llvm::json::Array &Second = *E[1].getAsArray();
+  EXPECT_EQ(*Second[0].getAsInteger(), 1);
+  EXPECT_EQ(Strings[*Second[1].getAsInteger()].getAsString()->str(),
+            "ncu measured 32 wavefronts per warp-wide load at this line "
+            "where 1 is ideal (128 wavefronts, 4 ideal, over 4 executions; "
+            "in 'rep.csv'); the prediction is 32 where 1 is ideal, which "
+            "agrees");
 }
 
 TEST(HtmlReport, RacePairAndArrayDeclarationFromSource) {

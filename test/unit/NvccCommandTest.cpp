@@ -828,3 +828,21 @@ TEST(NvccCommandTest, EmptyWordAsAnOptionsValueStaysItsValue) {
       << dump(R);
   EXPECT_EQ(R.InputFile, "/build/k.cu");
 }
+
+TEST(NvccCommandTest, ClangFlagsBackToNvccForSass) {
+  // --sass compiles with nvcc what was analysed with clang: the project's
+  // include paths (made absolute: nvcc runs elsewhere), macros (commas
+  // escaped, since nvcc splits -D at them), pre-includes and standard; not
+  // what only clang takes, and a macro's value that looks like a flag stays
+  // the macro's.
+  Strings Flags = nvccFlagsFromClang(
+      {"-Iinclude", "-isystem", "/opt/x/include", "-iquote", "q", "-DN=64",
+       "-DLIST=a,b", "-D", "--cuda-gpu-arch=sm_90", "-UNDEBUG",
+       "-std=gnu++17", "-Xclang", "-fno-x", "-fno-exceptions", "-Wall",
+       "-include", "pre.h", "-std=c++2b"},
+      "/build");
+  EXPECT_EQ(Flags, (Strings{"-I/build/include", "-isystem", "/opt/x/include",
+                            "-I/build/q", "-DN=64", "-DLIST=a\\,b",
+                            "-D--cuda-gpu-arch=sm_90", "-UNDEBUG",
+                            "-std=c++17", "-include", "pre.h"}));
+}

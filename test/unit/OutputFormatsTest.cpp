@@ -782,6 +782,97 @@ TEST(OutputFormatsTest, Json) {
   EXPECT_EQ(str(O, "detail"), "");
 }
 
+/// bankConflict() as --sass and --ncu-report leave it.
+ReportedFinding withEvidence() {
+  ReportedFinding F = bankConflict();
+  CompiledEvidence C;
+  C.Listing = "PTX";
+  C.Arch = "sm_80";
+  SharedInstruction I;
+  I.Name = "ld.shared.f32";
+  I.WidthBytes = 4;
+  C.Instructions = {I};
+  C.AssumedWidth = 4;
+  F.Compiled = C;
+  MeasuredEvidence M;
+  M.Report = "rep.csv";
+  M.Found = true;
+  M.Wavefronts = 4096;
+  M.Ideal = 128;
+  M.Executions = 128;
+  M.Opcodes = {"LDS"};
+  M.PredictedWavefronts = 32;
+  M.PredictedIdeal = 1;
+  F.Measured = M;
+  return F;
+}
+
+TEST(OutputFormatsTest, CompiledAndMeasuredInEveryFormat) {
+  const std::string Compiled = "nvcc emits 'ld.shared.f32' (4 bytes) at this "
+                               "line (PTX, sm_80), the width the prediction "
+                               "assumed";
+  const std::string Measured =
+      "ncu measured 32 wavefronts per warp-wide load at this line where 1 "
+      "is ideal (4096 wavefronts, 128 ideal, over 128 executions of LDS; in "
+      "'rep.csv'); the prediction is 32 where 1 is ideal, which agrees";
+  // Text: notes at the finding, after its own, without the source again.
+  std::string Text = render(OutputFormat::Text, {withEvidence()}, context());
+  EXPECT_NE(Text.find("      |                             33\n"
+                      "/repo/src/k.cu:3:13: note: " + Compiled + "\n" +
+                      "/repo/src/k.cu:3:13: note: " + Measured + "\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.substr(Text.size() - Measured.size() - 1), Measured + "\n");
+
+  // JSON: the fields and the note.
+  llvm::json::Value V =
+      parseJson(render(OutputFormat::Json, {withEvidence()}, context()));
+  const llvm::json::Object *O = (*V.getAsArray())[0].getAsObject();
+  const llvm::json::Object *C = O->getObject("compiled");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(str(C, "listing"), "ptx");
+  EXPECT_EQ(str(C, "note"), Compiled);
+  EXPECT_EQ(C->getBoolean("width_differs"), false);
+  const llvm::json::Object *I =
+      (*C->getArray("instructions"))[0].getAsObject();
+  EXPECT_EQ(str(I, "name"), "ld.shared.f32");
+  EXPECT_EQ(num(I, "width_bytes"), 4);
+  const llvm::json::Object *M = O->getObject("measured");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getNumber("wavefronts"), 4096);
+  EXPECT_EQ(M->getNumber("ideal_wavefronts"), 128);
+  EXPECT_EQ(M->getBoolean("agrees"), true);
+  EXPECT_EQ(str(M, "note"), Measured);
+  // The fingerprint is the finding's, evidence or not.
+  EXPECT_EQ(str(O, "fingerprint"),
+            findingFingerprint(bankConflict(), context()));
+
+  // SARIF: in the result's properties.
+  llvm::json::Value L =
+      parseJson(render(OutputFormat::Sarif, {withEvidence()}, context()));
+  const llvm::json::Object *Run =
+      (*L.getAsObject()->getArray("runs"))[0].getAsObject();
+  const llvm::json::Object *R =
+      (*Run->getArray("results"))[0].getAsObject();
+  const llvm::json::Object *P = R->getObject("properties");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(str(P->getObject("compiled"), "note"), Compiled);
+  EXPECT_EQ(P->getObject("measured")->getNumber("executions"), 128);
+
+  // GitHub: folded into the annotation as the notes are.
+  std::string G = render(OutputFormat::GitHub, {withEvidence()}, context());
+  EXPECT_NE(G.find("%0Anote: nvcc emits 'ld.shared.f32'"), std::string::npos)
+      << G;
+
+  // Without them, nothing of either anywhere.
+  for (OutputFormat Format : {OutputFormat::Text, OutputFormat::Json,
+                              OutputFormat::Sarif, OutputFormat::GitHub}) {
+    std::string Out = render(Format, {bankConflict()}, context());
+    EXPECT_EQ(Out.find("nvcc emits"), std::string::npos);
+    EXPECT_EQ(Out.find("\"measured\""), std::string::npos);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Paths
 //===----------------------------------------------------------------------===//
