@@ -214,8 +214,10 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
   return B;
 }
 
-/// An immediate (`64`) or an operand reference (`%1`) of an asm barrier.
-static void readBarrierOperand(StringRef Text, std::optional<unsigned> &Imm,
+/// An immediate (`64`) or an operand reference (`%1`) of an asm
+/// instruction: a barrier's id or count, a cp.async's size, a wait_group's
+/// count.
+static void readAsmOperand(StringRef Text, std::optional<unsigned> &Imm,
                                std::optional<unsigned> &Operand) {
   Text = Text.trim();
   unsigned V = 0;
@@ -260,10 +262,10 @@ static SmallVector<AsmBarrier, 2> asmBarriersOf(StringRef T) {
               ? T.slice(TokenEnd, End)
               : "";
       auto [IdText, CountText] = Operands.split(',');
-      readBarrierOperand(IdText, B.Id, B.IdOperand);
+      readAsmOperand(IdText, B.Id, B.IdOperand);
       if (Operands.contains(',')) {
         B.Counted = true;
-        readBarrierOperand(CountText, B.Count, B.CountOperand);
+        readAsmOperand(CountText, B.Count, B.CountOperand);
       }
     }
     Out.push_back(std::move(B));
@@ -348,12 +350,18 @@ asmMatrixOf(const GCCAsmStmt *Asm) {
   std::optional<AsmMatrixAccess> M = asmMatrixOf(Asm->getAsmString());
   if (!M)
     return std::nullopt;
-  unsigned Outs = Asm->getNumOutputs();
   // The address is read, never written: an input operand.
-  if (M->AddressOperand < Outs ||
-      M->AddressOperand - Outs >= Asm->getNumInputs())
+  const Expr *Address = asmInputOperand(Asm, M->AddressOperand);
+  if (!Address)
     return std::nullopt;
-  return std::make_pair(*M, Asm->getInputExpr(M->AddressOperand - Outs));
+  return std::make_pair(*M, Address);
+}
+
+const Expr *asmInputOperand(const GCCAsmStmt *Asm, unsigned Operand) {
+  unsigned Outs = Asm->getNumOutputs();
+  if (Operand < Outs || Operand - Outs >= Asm->getNumInputs())
+    return nullptr;
+  return Asm->getInputExpr(Operand - Outs);
 }
 
 /// Whether \p T is libcu++'s `cuda::pipeline<Scope>` (or a reference to
@@ -378,61 +386,34 @@ std::optional<AsyncCopy> asyncCopyOf(const CallExpr *Call) {
   return C;
 }
 
-/// The asm text with each run of blanks made one space.
-static std::string squeezed(StringRef Text) {
-  std::string S;
-  for (char C : Text) {
-    bool Blank = C == ' ' || C == '\t' || C == '\n';
-    if (Blank && (S.empty() || S.back() == ' '))
-      continue;
-    S += Blank ? ' ' : C;
-  }
-  return S;
-}
-
-/// The operand number of `%N` at the start of \p S (after blanks).
-static std::optional<unsigned> operandAt(StringRef S) {
-  S = S.ltrim();
-  unsigned N;
-  if (!S.consume_front("%") || S.consumeInteger(10, N))
-    return std::nullopt;
-  return N;
-}
-
-std::optional<AsyncCopy> asmAsyncCopyOf(StringRef AsmText) {
-  std::string Text = squeezed(AsmText);
-  StringRef S(Text);
-  size_t At = S.find("cp.async.c");
+std::optional<AsyncCopy> asmAsyncCopyOf(StringRef T) {
+  size_t At = T.find("cp.async.c");
   if (At == StringRef::npos)
     return std::nullopt;
-  S = S.drop_front(At);
+  StringRef Ins = T.slice(At, T.find_first_of(";\n", At));
+  size_t Sp = Ins.find_first_of(" \t");
+  StringRef Mnemonic = Ins.take_front(Sp);
   // cp.async.ca / .cg, into shared from global; not the bulk forms.
-  if (!(S.starts_with("cp.async.ca.") || S.starts_with("cp.async.cg.")) ||
-      !S.contains(".shared") || !S.contains(".global"))
+  if (!(Mnemonic.starts_with("cp.async.ca.") ||
+        Mnemonic.starts_with("cp.async.cg.")) ||
+      !Mnemonic.contains(".shared") || !Mnemonic.contains(".global") ||
+      Sp == StringRef::npos)
     return std::nullopt;
-  size_t Open = S.find('[');
-  if (Open == StringRef::npos)
+  // `[%0], [%1], 16` (and an optional source size after it).
+  SmallVector<StringRef, 4> Operands;
+  Ins.drop_front(Sp).split(Operands, ',');
+  if (Operands.size() < 3)
     return std::nullopt;
+  StringRef Dst = Operands[0].trim();
+  std::optional<unsigned> DstImm, DstOperand;
+  if (!Dst.consume_front("[") || !Dst.consume_back("]"))
+    return std::nullopt;
+  readAsmOperand(Dst, DstImm, DstOperand);
   AsyncCopy C;
-  std::optional<unsigned> Dst = operandAt(S.drop_front(Open + 1));
-  if (!Dst)
+  readAsmOperand(Operands[2], C.Bytes, C.SizeOperand);
+  if (!DstOperand || (!C.Bytes && !C.SizeOperand))
     return std::nullopt;
-  C.DstOperand = *Dst;
-  // The size follows the source operand: `[%0], [%1], 16`.
-  size_t Close = S.find(']', S.find('[', Open + 1));
-  if (Close == StringRef::npos)
-    return std::nullopt;
-  StringRef Rest = S.drop_front(Close + 1).ltrim();
-  if (!Rest.consume_front(","))
-    return std::nullopt;
-  Rest = Rest.ltrim();
-  unsigned Bytes;
-  if (std::optional<unsigned> Op = operandAt(Rest))
-    C.SizeOperand = *Op;
-  else if (!Rest.consumeInteger(10, Bytes))
-    C.Bytes = Bytes;
-  else
-    return std::nullopt;
+  C.DstOperand = *DstOperand;
   return C;
 }
 
@@ -478,29 +459,24 @@ std::optional<AsyncWait> asyncWaitOf(const CallExpr *Call) {
   return std::nullopt;
 }
 
-std::optional<AsyncWait> asmAsyncWaitOf(StringRef AsmText) {
-  std::string Text = squeezed(AsmText);
-  StringRef S(Text);
+std::optional<AsyncWait> asmAsyncWaitOf(StringRef T) {
   AsyncWait W;
-  if (S.contains("cp.async.wait_all")) {
+  if (T.contains("cp.async.wait_all")) {
     W.Commit = W.Wait = true;
     W.Pending = 0;
     return W;
   }
-  size_t At = S.find("cp.async.wait_group");
+  StringRef Group = "cp.async.wait_group";
+  size_t At = T.find(Group);
   if (At != StringRef::npos) {
-    StringRef Rest = S.drop_front(At + strlen("cp.async.wait_group")).ltrim();
-    unsigned N;
-    W.Wait = true;
-    if (std::optional<unsigned> Op = operandAt(Rest))
-      W.PendingOperand = *Op;
-    else if (!Rest.consumeInteger(10, N))
-      W.Pending = N;
-    else
+    readAsmOperand(T.slice(At + Group.size(), T.find_first_of(";\n", At)),
+                   W.Pending, W.PendingOperand);
+    if (!W.Pending && !W.PendingOperand)
       return std::nullopt;
+    W.Wait = true;
     return W;
   }
-  if (S.contains("cp.async.commit_group")) {
+  if (T.contains("cp.async.commit_group")) {
     W.Commit = true;
     return W;
   }

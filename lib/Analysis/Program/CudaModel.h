@@ -202,6 +202,11 @@ struct AsyncWait {
 std::optional<AsyncWait> asyncWaitOf(const clang::CallExpr *Call);
 std::optional<AsyncWait> asmAsyncWaitOf(llvm::StringRef AsmText);
 
+/// The expression of asm operand \p Operand (`%N`, outputs numbered first)
+/// when it is an input; null for an output or a number past the operands.
+const clang::Expr *asmInputOperand(const clang::GCCAsmStmt *Asm,
+                                   unsigned Operand);
+
 /// Whether \p Name converts a generic pointer to a shared-window address
 /// (__cvta_generic_to_shared and the NVVM builtin behind it).
 bool isSharedAddressConversion(llvm::StringRef Name);

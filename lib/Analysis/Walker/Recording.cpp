@@ -368,12 +368,10 @@ KernelWalker::asmBarrierOperand(const GCCAsmStmt *A,
                                 std::optional<unsigned> Op) {
   if (Imm)
     return LaneValue::constant(N, *Imm);
-  if (!Op)
+  const Expr *E = Op ? cuda::asmInputOperand(A, *Op) : nullptr;
+  if (!E)
     return std::nullopt;
-  unsigned Outputs = A->getNumOutputs();
-  if (*Op < Outputs || *Op >= Outputs + A->getNumInputs())
-    return std::nullopt;
-  return quietInt(A->getInputExpr(*Op - Outputs));
+  return quietInt(E);
 }
 
 void KernelWalker::stamp(BarrierEvent &B) const {

@@ -169,13 +169,9 @@ void KernelWalker::noteUnrollPragma(const AttributedStmt *AS) {
 
 bool KernelWalker::walkAsyncAsm(const GCCAsmStmt *A) {
   std::string Text = A->getAsmString();
-  unsigned Outs = A->getNumOutputs();
-  // Operands are numbered outputs first; async copies and waits take
-  // inputs only.
+  // Async copies and waits take inputs only.
   auto Input = [&](std::optional<unsigned> Op) -> const Expr * {
-    if (!Op || *Op < Outs || *Op - Outs >= A->getNumInputs())
-      return nullptr;
-    return A->getInputExpr(*Op - Outs);
+    return Op ? cuda::asmInputOperand(A, *Op) : nullptr;
   };
   if (auto C = cuda::asmAsyncCopyOf(Text)) {
     const Expr *Dst = Input(C->DstOperand);
