@@ -7,8 +7,8 @@
 #include "AsyncCopies.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
-#include <algorithm>
 #include <limits>
 
 namespace shmem {
@@ -39,16 +39,10 @@ bool sameUnknowns(const LaneValue &A, const LaneValue &B) {
 } // namespace
 
 std::vector<AsyncCopyRace> asyncCopyRaces(const KernelTrace &T) {
-  std::vector<unsigned> BarrierSeqs;
-  for (const BarrierEvent &B : T.Barriers)
-    BarrierSeqs.push_back(B.Seq);
-  std::sort(BarrierSeqs.begin(), BarrierSeqs.end());
-  auto BarrierBetween = [&](unsigned From, unsigned To) {
-    auto It = std::upper_bound(BarrierSeqs.begin(), BarrierSeqs.end(), From);
-    return It != BarrierSeqs.end() && *It < To;
-  };
-
   std::vector<AsyncCopyRace> Out;
+  if (llvm::none_of(T.Accesses, [](const SharedAccess &A) { return A.Async; }))
+    return Out;
+  BarrierPositions Barriers(T, /*Counted=*/false);
   std::vector<char> Found(T.Accesses.size(), 0);
   for (unsigned CI = 0; CI < T.Accesses.size(); ++CI) {
     const SharedAccess &C = T.Accesses[CI];
@@ -70,7 +64,7 @@ std::vector<AsyncCopyRace> asyncCopyRaces(const KernelTrace &T) {
           !sameUnknowns(A.Address.Offset, C.Address.Offset))
         continue;
       // Other threads before any barrier: the race analysis pairs those.
-      bool OthersToo = BarrierBetween(C.Seq, A.Seq);
+      bool OthersToo = Barriers.between(C.Seq, A.Seq);
       std::optional<AsyncCopyRace> Best;
       for (unsigned U = 0; U < A.Active.size() && !(Best && Best->Writer == Best->Thread); ++U) {
         if (!A.Active[U])

@@ -50,7 +50,7 @@ bool sameUnrolledCopy(const SharedAccess &A, const SharedAccess &B,
 
 /// Whether \p B can continue a run that \p A ends: see the header.
 bool continues(const SharedAccess &A, const SharedAccess &B,
-               const KernelTrace &T, const std::vector<unsigned> &BarrierSeqs) {
+               const KernelTrace &T, const BarrierPositions &Barriers) {
   if (B.Kind != A.Kind || B.Width != A.Width ||
       B.Address.Base != A.Address.Base ||
       B.Address.DynamicShared != A.Address.DynamicShared ||
@@ -59,9 +59,7 @@ bool continues(const SharedAccess &A, const SharedAccess &B,
       B.Active != A.Active || B.CallStack != A.CallStack ||
       !sameUnrolledCopy(A, B, T))
     return false;
-  // No barrier between the two (barriers share the accesses' numbering).
-  auto It = std::upper_bound(BarrierSeqs.begin(), BarrierSeqs.end(), A.Seq);
-  if (It != BarrierSeqs.end() && *It < B.Seq)
+  if (Barriers.between(A.Seq, B.Seq))
     return false;
   LaneValue Step = B.Address.Offset - A.Address.Offset;
   std::optional<int64_t> C = Step.asConstant();
@@ -97,22 +95,35 @@ bool mergeable(const SharedAccess &A, unsigned Piece,
 
 } // namespace
 
+std::string describe(const CompiledAccess &C, bool Load,
+                     const std::string &Array) {
+  const char *Kind = Load ? "load" : "store";
+  if (C.AlignedPiece)
+    return "nvcc keeps this thread's " + std::to_string(C.RunLength) +
+           " adjacent " + Kind + "s of '" + Array + "' apart because the "
+           "first is not " + std::to_string(C.AlignedPiece) +
+           "-byte aligned in every thread: starting each thread's run at a "
+           "multiple of " + std::to_string(C.AlignedPiece) + " bytes would "
+           "make them " + std::to_string(C.AlignedPiece * 8) + "-bit " +
+           Kind + "s";
+  if (!C.merged())
+    return "";
+  return "nvcc merges this thread's " + std::to_string(C.Count) +
+         " adjacent " + Kind + "s of '" + Array + "' into one " +
+         std::to_string(C.Width * 8) + "-bit " + Kind + " here";
+}
+
 std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
                                            const clang::ASTContext &Ctx) {
   const std::vector<SharedAccess> &As = T.Accesses;
   std::vector<CompiledAccess> Out(As.size());
   for (unsigned I = 0; I < As.size(); ++I)
     Out[I] = {I, As[I].Width, 1};
-  std::vector<unsigned> BarrierSeqs;
-  for (const BarrierEvent &B : T.Barriers)
-    BarrierSeqs.push_back(B.Seq);
-  for (const CountedBarrierEvent &B : T.CountedBarriers)
-    BarrierSeqs.push_back(B.At.Seq);
-  llvm::sort(BarrierSeqs);
+  BarrierPositions Barriers(T, /*Counted=*/true);
 
   for (unsigned Begin = 0; Begin < As.size();) {
     unsigned End = Begin + 1;
-    while (End < As.size() && continues(As[End - 1], As[End], T, BarrierSeqs))
+    while (End < As.size() && continues(As[End - 1], As[End], T, Barriers))
       ++End;
     // Split [Begin, End) into the widest aligned pieces, from its start.
     for (unsigned I = Begin; I < End;) {

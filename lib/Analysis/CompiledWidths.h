@@ -35,6 +35,7 @@
 
 #include "KernelTrace.h"
 
+#include <string>
 #include <vector>
 
 namespace shmem {
@@ -56,6 +57,13 @@ struct CompiledAccess {
   unsigned RunLength = 0;
   unsigned AlignedPiece = 0;
 };
+
+/// What nvcc makes of \p C, a \p Load or store of \p Array, for a message:
+/// "nvcc merges this thread's 4 adjacent loads of 'As' into one 128-bit
+/// load here", what would merge a run only misalignment keeps apart, or
+/// nothing.
+std::string describe(const CompiledAccess &C, bool Load,
+                     const std::string &Array);
 
 /// One entry per access of \p T, in the same order.
 std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,

@@ -36,6 +36,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -394,6 +395,29 @@ struct IterationPins {
   /// uses the value instead. The bank check walks once per residue of an
   /// unknown that enters an address non-linearly (`s[(c ^ lane) % 32]`).
   std::map<SymbolKey, int64_t> Unknowns;
+};
+
+/// The walk's numbers of a trace's barriers, to ask whether one lies
+/// between two accesses (barriers and accesses share one numbering).
+class BarrierPositions {
+public:
+  /// \p Counted: the named barriers' syncs and arrives as well.
+  BarrierPositions(const KernelTrace &T, bool Counted) {
+    for (const BarrierEvent &B : T.Barriers)
+      Seqs.push_back(B.Seq);
+    if (Counted)
+      for (const CountedBarrierEvent &B : T.CountedBarriers)
+        Seqs.push_back(B.At.Seq);
+    std::sort(Seqs.begin(), Seqs.end());
+  }
+  /// Whether a barrier is numbered after \p From and before \p To.
+  bool between(unsigned From, unsigned To) const {
+    auto It = std::upper_bound(Seqs.begin(), Seqs.end(), From);
+    return It != Seqs.end() && *It < To;
+  }
+
+private:
+  std::vector<unsigned> Seqs;
 };
 
 /// A what-if layout: the innermost dimension of a 2-D shared array padded

@@ -258,26 +258,14 @@ private:
     return It != CopyIndex.end() ? It->second
                                  : unsigned(&A - K.Trace.Accesses.data());
   }
-  /// "; nvcc merges this thread's 4 adjacent loads of 'As' into one
-  /// 128-bit load here" for a merged access, else nothing.
+  /// What nvcc makes of a merged or mergeable access (CompiledWidths.h),
+  /// as a clause of the message; empty for the others.
   std::string mergedNote(const SharedAccess &A) {
-    const CompiledAccess &C = Compiled[indexOf(A)];
-    const char *Kind = A.Kind == AccessKind::Load ? "load" : "store";
-    if (C.AlignedPiece)
-      return "; nvcc keeps this thread's " + std::to_string(C.RunLength) +
-             " adjacent " + Kind + "s of '" + baseName(A) + "' apart because "
-             "the first is not " + std::to_string(C.AlignedPiece) +
-             "-byte aligned in every thread: starting each thread's run at a "
-             "multiple of " + std::to_string(C.AlignedPiece) + " bytes would "
-             "make them " + std::to_string(C.AlignedPiece * 8) + "-bit " + Kind +
-             "s";
-    if (!C.merged())
-      return "";
-    return "; nvcc merges this thread's " + std::to_string(C.Count) +
-           " adjacent " + (A.Kind == AccessKind::Load ? "loads" : "stores") +
-           " of '" + baseName(A) + "' into one " + std::to_string(C.Width * 8) +
-           "-bit " + (A.Kind == AccessKind::Load ? "load" : "store") + " here";
+    std::string What = describe(Compiled[indexOf(A)],
+                                A.Kind == AccessKind::Load, baseName(A));
+    return What.empty() ? What : "; " + What;
   }
+
   /// worstWarp's degree of each access of K.Trace (1 when it makes no
   /// claim), for the padding what-if's comparison.
   std::vector<unsigned> Degrees;
