@@ -48,6 +48,21 @@ bool sameUnrolledCopy(const SharedAccess &A, const SharedAccess &B,
   return true;
 }
 
+/// Whether moving every thread's offset \p Off by one constant could make
+/// it a multiple of \p P in every thread: the threads agree modulo P. A
+/// sliding window (thread t reads from element t on) never aligns, so no
+/// advice is given for it.
+bool shiftAligns(const LaneValue &Off, int64_t P) {
+  if (!Off.isAffine())
+    return false;
+  for (const auto &KV : Off.coefficients())
+    if (!KV.second.all([P](int64_t X) { return X % P == 0; }))
+      return false;
+  int64_t First = Off.constants()[0];
+  return Off.constants().all(
+      [&](int64_t X) { return ((X - First) % P + P) % P == 0; });
+}
+
 /// Whether \p B can continue a run that \p A ends: see the header.
 bool continues(const SharedAccess &A, const SharedAccess &B,
                const KernelTrace &T, const BarrierPositions &Barriers) {
@@ -149,7 +164,8 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
       const SharedAccess &A = As[Begin];
       for (unsigned Piece : {16u, 8u, 4u}) {
         unsigned N = Piece / A.Width;
-        if (N < 2 || N > End - Begin || !mergeable(A, Piece, Ctx))
+        if (N < 2 || N > End - Begin || !mergeable(A, Piece, Ctx) ||
+            !shiftAligns(A.Address.Offset, Piece))
           continue;
         for (unsigned J = Begin; J < End; ++J) {
           Out[J].RunLength = End - Begin;

@@ -52,8 +52,10 @@ struct CompiledAccess {
   unsigned Count = 1;
   bool merged() const { return Count > 1; }
   /// For an access in a run that nvcc could merge but for the alignment of
-  /// its first address (`tid * 5 + i`): the run's length, and the widest
-  /// piece an aligned start would give; 0 otherwise.
+  /// its first address, where one shift of every thread's start would
+  /// align it (`tid * 2 + 1 + i`; not a sliding window `tid + i`): the
+  /// run's length, and the widest piece an aligned start would give; 0
+  /// otherwise.
   unsigned RunLength = 0;
   unsigned AlignedPiece = 0;
 };

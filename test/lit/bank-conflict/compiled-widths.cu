@@ -179,3 +179,17 @@ __global__ void __launch_bounds__(32) rowNotUnrolled(float *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0 (32 wavefronts instead of 1); {{.*}} [shmem-bank-conflict]
   out[threadIdx.x] = acc;
 }
+
+// A sliding window, as cuda-samples' convolutionSeparable reads it: thread
+// t's 17 loads start at element t, so no shift of the start aligns every
+// thread's run, and the message gives no alignment advice.
+// shmem-lint: block=16x4
+__global__ void window(float *out) {
+  __shared__ float s[4][160];
+  float sum = 0;
+#pragma unroll
+  for (int j = -8; j <= 8; ++j)
+    sum += s[threadIdx.y][threadIdx.x + 16 + j];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: lanes 0, 16 read 2 distinct words of 's' in bank {{[0-9]+}} (2 wavefronts instead of 1); {{use|pad|no}} {{.*}} [shmem-bank-conflict]
+  out[threadIdx.x] = sum;
+}
