@@ -292,22 +292,19 @@ test('10,000 findings: at most 10 MB, drawn a page at a time', async () => {
       // The filter's page is drawn, and the button shown, after the typing's
       // events; on a loaded machine that is not at once.
       await page.waitForSelector('#more:not([hidden])', { timeout: 10000 });
-      await page.click('#more');
-      await page.waitForFunction(
-        () => document.querySelectorAll('#findings section.finding').length >= 100,
-        { timeout: 10000 }).catch(() => {});
+      await clickSettled(page, '#more');
       assert.strictEqual(await page.$$eval('#findings section.finding', (e) => e.length), 100);
       const shown = await cards(page);
       assert.ok(shown.every((c) => degreeOf(c) >= 16));
       // Every kernel in the summary, on demand.
-      await page.click('#sum-kernel button.show-all');
+      await clickSettled(page, '#sum-kernel button.show-all');
 
       assert.strictEqual(await page.$$eval('#sum-kernel tbody tr', (e) => e.length), 6250);
       // A permalink to a finding far down the list: its page of findings.
       await page.goto(`file://${big}#finding-7777`, { waitUntil: 'load' });
       assert.ok(await page.$('#finding-7777'));
       assert.strictEqual(await countText(page), 'Showing 7751\u20137800 of 10000 matching findings.');
-      await page.click('#first');
+      await clickSettled(page, '#first');
       assert.strictEqual(await countText(page), 'Showing 50 of 10000 matching findings.');
       await screenshot(page, 'report-10000');
     });
