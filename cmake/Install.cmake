@@ -30,7 +30,7 @@ set(SHMEM_LINT_INSTALL_SHAREDIR ${CMAKE_INSTALL_DATADIR}/shmem-lint)
 install(TARGETS shmem-lint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ShmemLintTidyModule ShmemLintClangPlugin
   LIBRARY DESTINATION ${SHMEM_LINT_INSTALL_PLUGINDIR})
-install(FILES ${SHMEM_LINT_CUDA_HEADERS}
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/shmem-lint/cuda/
   DESTINATION ${SHMEM_LINT_INSTALL_SHAREDIR}/cuda)
 # include(ShmemLint) from an installed copy: it finds the driver on the
 # PATH or at <prefix>/bin (see the HINTS in the file).

@@ -123,7 +123,7 @@ echo "| kernels (instantiations counted once each) | $(stat kernels) |"
 echo "| block shapes analysed | $(stat 'block shapes') |"
 echo "| shared accesses analysed | $(stat 'shared accesses') |"
 echo "| barriers | $(stat barriers) |"
-echo "| parts of kernels not analysed (gaps: a search budget reached) | $(stat 'parts not analysed') |"
+echo "| parts of kernels not analysed (gaps: a search budget reached, an ordering not followed) | $(stat 'parts not analysed') |"
 # One line per check, as --stats prints them (every check in the registry).
 sed -n 's/^shmem-lint: stats: findings: \(shmem-[a-z-]*\): \(.*\)$/| findings: \1 | \2 |/p' \
   "$out/stderr.txt"

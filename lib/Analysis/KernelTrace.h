@@ -375,6 +375,11 @@ struct KernelTrace {
   /// (CompiledWidths); a loop without a pragma and constant bounds it
   /// unrolls fully (measured up to 64 iterations, bench/gpu/widths).
   std::map<const clang::Stmt *, unsigned> CompilerUnroll;
+  /// The first call on a cuda::pipeline shared by the block, if the walk
+  /// met one: its producers' copies are waited for by other threads, the
+  /// consumers, stage by stage, an ordering the race analysis does not
+  /// follow (it reports a gap instead of races it cannot judge).
+  clang::SourceLocation SharedPipeline;
   /// What the walk did not analyse (a call not followed, a cap reached):
   /// the walker pushes Check (unset: every check), Loc, What, Why and
   /// CallStack; runChecks completes each and reports it once per location

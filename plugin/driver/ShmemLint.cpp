@@ -18,6 +18,7 @@
 #include "NvccListing.h"
 #include "OutputFormats.h"
 #include "ReportedFinding.h"
+#include "SharedObjectRewrite.h"
 
 #include "Analysis/NoLint.h"
 #include "Checks/Checks.h"
@@ -154,6 +155,11 @@ struct JobResult {
   std::string Messages;
   RunStats Stats;
   bool Analysed = false;
+  /// The parse met __shared__ objects clang refuses (SharedObjectRewrite.h):
+  /// not analysed; the edits that declare them as nvcc does, or why none.
+  std::set<SourceLocation::UIntTy> RefusedShared;
+  std::map<std::string, std::vector<TextEdit>> SharedObjectEdits;
+  std::string RewriteWhy;
 };
 
 class LintConsumer : public ASTConsumer {
@@ -162,6 +168,13 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
+    if (!R.RefusedShared.empty()) {
+      // Their declarations are invalid and every use of them an error
+      // clang did not print: analysed after the rewrite, not now.
+      findSharedObjectEdits(Ctx, Job.Directory, R.RefusedShared,
+                            R.SharedObjectEdits, R.RewriteWhy);
+      return;
+    }
     std::set<std::string> Seen;
     DriverSink Sink(Ctx.getSourceManager(), R.Findings, R.Gaps, Seen);
     for (const AnalysisOptions &Run : Job.Runs) {
@@ -222,6 +235,11 @@ public:
     Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
     if (!Compiler.hasDiagnostics())
       return false;
+    // A remark, which ErrorPlaces keeps from the output: the driver
+    // rewrites what clang refuses there and parses again.
+    Compiler.getDiagnostics().setSeverity(refusedSharedInitDiagnostic(),
+                                          diag::Severity::Remark,
+                                          SourceLocation());
     Compiler.createSourceManager();
     const bool Success = Compiler.ExecuteAction(*Action);
     Files->clearStatCache();
@@ -248,11 +266,14 @@ public:
 };
 
 /// Prints clang's diagnostics and notes whether an error came from a file
-/// under \p Dir (the toolkit's headers).
+/// under \p Dir (the toolkit's headers), and whether clang refused an
+/// initialised __shared__ object (\p Refused: where; not printed, nor its
+/// notes).
 class ErrorPlaces : public DiagnosticConsumer {
 public:
-  ErrorPlaces(DiagnosticConsumer &Next, llvm::StringRef Dir)
-      : Next(Next), Dir(Dir) {}
+  ErrorPlaces(DiagnosticConsumer &Next, llvm::StringRef Dir,
+              std::set<SourceLocation::UIntTy> &Refused)
+      : Next(Next), Dir(Dir), Refused(Refused) {}
   bool ErrorUnderDir = false;
 
   void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
@@ -262,6 +283,14 @@ public:
   void finish() override { Next.finish(); }
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
+    if (Info.getID() == refusedSharedInitDiagnostic()) {
+      Refused.insert(Info.getLocation().getRawEncoding());
+      Quiet = true;
+      return;
+    }
+    if (L == DiagnosticsEngine::Note && Quiet)
+      return;
+    Quiet = false;
     DiagnosticConsumer::HandleDiagnostic(L, Info);
     if (L >= DiagnosticsEngine::Error && !Dir.empty() &&
         Info.getLocation().isValid() && Info.hasSourceManager()) {
@@ -276,6 +305,8 @@ public:
 private:
   DiagnosticConsumer &Next;
   std::string Dir;
+  std::set<SourceLocation::UIntTy> &Refused;
+  bool Quiet = false;
 };
 
 /// Parses and analyses one file with \p Args. \p Errors receives clang's
@@ -427,21 +458,53 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
   return R;
 }
 
-static bool parseAndAnalyse(const FileJob &Job,
-                            const std::vector<std::string> &Args,
-                            llvm::StringRef VfsOverlay, bool ColorDiagnostics,
-                            JobResult &R, llvm::raw_ostream &Msg,
-                            bool &ToolkitError) {
+/// A parse of rewritten files (SharedObjectRewrite.h) places findings in
+/// the rewritten text: moved to where they are in the user's files, and a
+/// fix-it that would change the rewritten text dropped.
+static void toOriginalText(JobResult &R, const RewrittenFiles &Files,
+                           llvm::StringRef Directory) {
+  auto Abs = [&](llvm::StringRef File) {
+    llvm::SmallString<256> Path(File);
+    llvm::sys::path::make_absolute(Directory, Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    return std::string(Path);
+  };
+  auto Place = [&](ReportedLocation &L) {
+    L.Column = Files.originalColumn(Abs(L.File), L.Line, L.Column);
+  };
+  for (ReportedFinding &F : R.Findings) {
+    Place(F.Loc);
+    for (ReportedNote &N : F.Notes)
+      Place(N.Loc);
+    std::vector<ReportedFix> Kept;
+    for (ReportedFix &X : F.Fixes) {
+      std::string Path = Abs(X.File);
+      if (!Files.originalRange(Path, X.Offset, X.Length))
+        continue;
+      X.Column = Files.originalColumn(Path, X.Line, X.Column);
+      Kept.push_back(std::move(X));
+    }
+    F.Fixes = std::move(Kept);
+  }
+  for (ReportedGap &G : R.Gaps) {
+    Place(G.Loc);
+    for (ReportedNote &N : G.Notes)
+      Place(N.Loc);
+  }
+}
+
+/// One parse of the file with \p Args over \p Files, analysed unless clang
+/// refused a __shared__ object (R.RefusedShared).
+static bool parseOnce(const FileJob &Job, const std::vector<std::string> &Args,
+                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files,
+                      bool ColorDiagnostics, JobResult &R,
+                      llvm::raw_ostream &Msg, bool &ToolkitError) {
   // ClangTool looks files up by absolute path.
   llvm::SmallString<256> Abs(Job.File);
   llvm::sys::path::make_absolute(Job.Directory, Abs);
   FixedCommands DB;
   tooling::CompileCommand C(Job.Directory, Abs.str().str(), Args, "");
   DB.Commands[Abs.str().str()] = C;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files =
-      filesFor(VfsOverlay, Msg);
-  if (!Files)
-    return false;
   tooling::ClangTool Tool(DB, {Abs.str().str()},
                           std::make_shared<PCHContainerOperations>(), Files);
   Tool.clearArgumentsAdjusters();
@@ -449,12 +512,47 @@ static bool parseAndAnalyse(const FileJob &Job,
   DiagnosticOptions DiagOpts;
   DiagOpts.ShowColors = ColorDiagnostics;
   TextDiagnosticPrinter Printer(Msg, DiagOpts);
-  ErrorPlaces Places(Printer, Job.ToolkitInclude);
+  ErrorPlaces Places(Printer, Job.ToolkitInclude, R.RefusedShared);
   Tool.setDiagnosticConsumer(&Places);
   LintActionFactory F(Job, R, Msg);
   int RC = Tool.run(&F);
   ToolkitError = Places.ErrorUnderDir;
   return RC == 0;
+}
+
+static bool parseAndAnalyse(const FileJob &Job,
+                            const std::vector<std::string> &Args,
+                            llvm::StringRef VfsOverlay, bool ColorDiagnostics,
+                            JobResult &R, llvm::raw_ostream &Msg,
+                            bool &ToolkitError) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files =
+      filesFor(VfsOverlay, Msg);
+  if (!Files)
+    return false;
+  if (!parseOnce(Job, Args, Files, ColorDiagnostics, R, Msg, ToolkitError))
+    return false;
+  if (R.RefusedShared.empty())
+    return true;
+  // Again, with the refused __shared__ objects declared as nvcc makes them.
+  std::string Why = R.RewriteWhy;
+  RewrittenFiles Rewritten;
+  if (!Why.empty() ||
+      !Rewritten.build(Files, std::move(R.SharedObjectEdits), Why)) {
+    Msg << "shmem-lint: error: " << Why << "\n";
+    return false;
+  }
+  R.RefusedShared.clear();
+  R.SharedObjectEdits.clear();
+  if (!parseOnce(Job, Args, Rewritten.files(), ColorDiagnostics, R, Msg,
+                 ToolkitError))
+    return false;
+  toOriginalText(R, Rewritten, Job.Directory);
+  if (!R.RefusedShared.empty()) { // Not one the rewrite could reach.
+    Msg << "shmem-lint: error: '" << Job.File
+        << "': clang still refuses a __shared__ object after the rewrite\n";
+    return false;
+  }
+  return true;
 }
 
 /// A one-line "[3/40] kernels.cu" on stderr, rewritten in place.

@@ -230,6 +230,80 @@ __global__ void k(int *out, Queue *q) {
   EXPECT_FALSE(cuda::barrierOf(Calls[4]));
 }
 
+// libcu++'s synchronisation objects, told apart by their scope: a block
+// cuda::barrier's waits are block barriers that complete the copies tied
+// to it; a barrier of another scope is none; a thread's own pipeline is
+// followed, one the block shares is not (its calls are what the race
+// check reports as a gap).
+TEST(CudaModel, CudaBarriersAndPipelines) {
+  auto AST = test::parseDeviceCode(R"(
+__global__ void k(float *s, const float *g,
+                  cuda::barrier<cuda::thread_scope_block> &b,
+                  cuda::barrier<cuda::thread_scope_device> &d,
+                  cuda::pipeline<cuda::thread_scope_thread> &own,
+                  cuda::pipeline<cuda::thread_scope_block> &shared) {
+  b.arrive_and_wait();
+  b.wait(b.arrive());
+  d.arrive_and_wait();
+  cuda::memcpy_async(s, g, 4, b);
+  cuda::memcpy_async(s, g, 4, own);
+  cuda::memcpy_async(s, g, 4, shared);
+  shared.consumer_wait();
+  own.consumer_wait();
+}
+)",
+                                   R"(
+    namespace cuda {
+    enum thread_scope { thread_scope_system, thread_scope_device,
+                        thread_scope_block, thread_scope_thread };
+    template <thread_scope S> struct barrier {
+      __device__ void arrive_and_wait();
+      __device__ unsigned long long arrive();
+      __device__ void wait(unsigned long long &&);
+    };
+    template <thread_scope S> struct pipeline {
+      __device__ void consumer_wait();
+    };
+    template <class Sync>
+    __device__ void memcpy_async(void *, const void *, unsigned long, Sync &);
+    }
+  )");
+  ASSERT_TRUE(AST);
+  std::vector<const CallExpr *> Calls = callsIn(AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 9u);
+
+  auto B = cuda::barrierOf(Calls[0]); // b.arrive_and_wait()
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Scope, cuda::SyncScope::Block);
+  EXPECT_TRUE(B->CompletesBarrierCopies);
+  B = cuda::barrierOf(Calls[1]); // b.wait(...)
+  ASSERT_TRUE(B);
+  EXPECT_TRUE(B->CompletesBarrierCopies);
+  EXPECT_FALSE(cuda::barrierOf(Calls[2])); // b.arrive(): not a wait
+  EXPECT_FALSE(cuda::barrierOf(Calls[3])); // a device-scope barrier
+
+  auto C = cuda::asyncCopyOf(Calls[4]);
+  ASSERT_TRUE(C);
+  EXPECT_TRUE(C->BarrierTied);
+  EXPECT_FALSE(C->UntrackedCompletion);
+  C = cuda::asyncCopyOf(Calls[5]);
+  ASSERT_TRUE(C);
+  EXPECT_FALSE(C->BarrierTied);
+  EXPECT_FALSE(C->UntrackedCompletion);
+  C = cuda::asyncCopyOf(Calls[6]);
+  ASSERT_TRUE(C);
+  EXPECT_TRUE(C->UntrackedCompletion);
+
+  EXPECT_TRUE(cuda::isSharedPipelineCall(Calls[6]));
+  EXPECT_TRUE(cuda::isSharedPipelineCall(Calls[7]));
+  EXPECT_FALSE(cuda::asyncWaitOf(Calls[7])); // shared.consumer_wait()
+  EXPECT_FALSE(cuda::isSharedPipelineCall(Calls[8]));
+  auto W = cuda::asyncWaitOf(Calls[8]); // own.consumer_wait()
+  ASSERT_TRUE(W);
+  EXPECT_TRUE(W->Oldest);
+  EXPECT_FALSE(cuda::isSharedPipelineCall(Calls[0]));
+}
+
 // threadIdx.y spelled three ways: the property the headers declare, its
 // getter, and the NVVM register read; and what is not an index builtin.
 TEST(CudaModel, BuiltinIndices) {

@@ -162,6 +162,39 @@ static std::optional<bool> groupSyncIsWarpLevel(StringRef Group) {
   return std::nullopt;
 }
 
+/// The scope of libcu++'s `cuda::barrier<Scope>` or `cuda::pipeline<Scope>`
+/// when \p T (or what it refers or points to) is the class \p Class: the
+/// enumerator's name ("thread_scope_block"); empty otherwise.
+static std::string scopeOf(QualType T, StringRef Class) {
+  QualType U = T.getNonReferenceType();
+  if (U->isPointerType())
+    U = U->getPointeeType();
+  const auto *S =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(U->getAsCXXRecordDecl());
+  if (!S || !S->getDeclName().isIdentifier() || S->getName() != Class ||
+      S->getTemplateArgs().size() < 1)
+    return "";
+  const TemplateArgument &A = S->getTemplateArgs()[0];
+  if (A.getKind() != TemplateArgument::Integral)
+    return "";
+  if (const EnumDecl *ED = A.getIntegralType()->getAsEnumDecl())
+    for (const EnumConstantDecl *E : ED->enumerators())
+      if (llvm::APSInt::isSameValue(E->getInitVal(), A.getAsIntegral()))
+        return E->getName().str();
+  return "";
+}
+
+/// Whether \p T is a `cuda::pipeline<cuda::thread_scope_thread>`: a
+/// thread's own pipeline, whose commits and waits the walk follows.
+static bool isCudaPipeline(QualType T) {
+  return scopeOf(T, "pipeline") == "thread_scope_thread";
+}
+
+/// Whether \p T is a `cuda::barrier<cuda::thread_scope_block>`.
+static bool isBlockCudaBarrier(QualType T) {
+  return scopeOf(T, "barrier") == "thread_scope_block";
+}
+
 std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   StringRef N = Name;
@@ -172,6 +205,11 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
     B.WarpLevel = true;
     B.Scope = SyncScope::Warp;
     B.MaskArg = 0;
+  } else if ((N == "arrive_and_wait" || (N == "wait" && Call->getNumArgs() == 1)) &&
+             isa<CXXMemberCallExpr>(Call) &&
+             isBlockCudaBarrier(
+                 cast<CXXMemberCallExpr>(Call)->getObjectType())) {
+    B.CompletesBarrierCopies = true;
   } else if (N == "sync") {
     // group.sync(): a member call, or with the toolkit's headers a static
     // member reached through the object (`cta.sync()`); else cg::sync(g).
@@ -364,11 +402,16 @@ const Expr *asmInputOperand(const GCCAsmStmt *Asm, unsigned Operand) {
   return Asm->getInputExpr(Operand - Outs);
 }
 
-/// Whether \p T is libcu++'s `cuda::pipeline<Scope>` (or a reference to
-/// one).
-static bool isCudaPipeline(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->getName() == "pipeline";
+bool isSharedPipelineCall(const CallExpr *Call) {
+  if (scopeOf(Call->getType(), "pipeline") == "thread_scope_block")
+    return true; // cuda::make_pipeline(group, &state, role)
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+    if (scopeOf(M->getObjectType(), "pipeline") == "thread_scope_block")
+      return true;
+  for (const Expr *A : Call->arguments())
+    if (scopeOf(A->getType(), "pipeline") == "thread_scope_block")
+      return true;
+  return false;
 }
 
 std::optional<AsyncCopy> asyncCopyOf(const CallExpr *Call) {
@@ -382,7 +425,11 @@ std::optional<AsyncCopy> asyncCopyOf(const CallExpr *Call) {
   AsyncCopy C;
   C.DstOperand = 0;
   C.SizeOperand = 2;
-  C.UntrackedCompletion = Cuda && !isCudaPipeline(Call->getArg(3)->getType());
+  if (Cuda) {
+    QualType Sync = Call->getArg(3)->getType();
+    C.BarrierTied = isBlockCudaBarrier(Sync);
+    C.UntrackedCompletion = !C.BarrierTied && !isCudaPipeline(Sync);
+  }
   return C;
 }
 

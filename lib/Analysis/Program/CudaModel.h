@@ -83,11 +83,19 @@ struct BarrierCall {
   /// __syncthreads_count/_and/_or (and their NVVM builtins): the barrier
   /// also returns a reduction over the block, the same in every thread.
   bool Reduces = false;
+  /// A block-scope `cuda::barrier`'s wait: it also completes the thread's
+  /// cuda::memcpy_async copies tied to a barrier (AsyncCopy::BarrierTied).
+  bool CompletesBarrierCopies = false;
 };
 
 /// The barrier \p Call is, if any: the block barriers and their reducing
-/// forms, __barrier_sync, __syncwarp, the NVVM builtins behind them, and
-/// cooperative groups' `g.sync()` / `cg::sync(g)`.
+/// forms, __barrier_sync, __syncwarp, the NVVM builtins behind them,
+/// cooperative groups' `g.sync()` / `cg::sync(g)`, and the waits of a
+/// `cuda::barrier<cuda::thread_scope_block>`: `arrive_and_wait()`, and
+/// `wait(token)` after `arrive()` (taken as the barrier: an access between
+/// a thread's arrive and its wait counts as before it). Such a barrier is
+/// taken to count every thread of the block (`init(&bar, blockDim.x *
+/// blockDim.y * blockDim.z)`, as CUDA's samples write it).
 std::optional<BarrierCall> barrierOf(const clang::CallExpr *Call);
 
 /// Whether \p Name is a barrier intrinsic (the named barriers above and
@@ -171,14 +179,19 @@ struct AsyncCopy {
   /// where they are.
   std::optional<unsigned> Bytes, SizeOperand;
   /// cuda::memcpy_async completed through an object the walk does not
-  /// follow (a cuda::barrier): which wait completes it is not known.
+  /// follow (a pipeline shared by the block): which wait completes it,
+  /// in which thread, is not known.
   bool UntrackedCompletion = false;
+  /// cuda::memcpy_async tied to a block-scope cuda::barrier: complete at
+  /// the issuing thread's next wait on a barrier of that kind
+  /// (BarrierCall::CompletesBarrierCopies).
+  bool BarrierTied = false;
 };
 /// `__pipeline_memcpy_async(dst, src, size)` and `cuda::memcpy_async(dst,
-/// src, size, sync)` into a pointer, `sync` a `cuda::pipeline` (whose
-/// commits and waits are followed) or another object (a `cuda::barrier`,
-/// whose are not). The cooperative_groups form, which spreads the bytes
-/// over a group's threads, is not one.
+/// src, size, sync)` into a pointer, `sync` a thread-scope `cuda::pipeline`
+/// (whose commits and waits are followed), a block-scope `cuda::barrier`
+/// (BarrierTied) or another object (untracked). The cooperative_groups
+/// form, which spreads the bytes over a group's threads, is not one.
 std::optional<AsyncCopy> asyncCopyOf(const clang::CallExpr *Call);
 /// `cp.async.{ca,cg}.shared[::cta].global[...] [%0], [%1], 16;`.
 std::optional<AsyncCopy> asmAsyncCopyOf(llvm::StringRef AsmText);
@@ -196,11 +209,16 @@ struct AsyncWait {
   /// Groups left in flight; PendingOperand: the argument that holds it.
   std::optional<unsigned> Pending, PendingOperand;
 };
-/// `__pipeline_commit()`, `__pipeline_wait_prior(N)`, and a
+/// `__pipeline_commit()`, `__pipeline_wait_prior(N)`, and a thread-scope
 /// `cuda::pipeline`'s `producer_commit()`, `consumer_wait()` (`_for`,
 /// `_until`) and `cuda::pipeline_consumer_wait_prior<N>(pipe)`.
 std::optional<AsyncWait> asyncWaitOf(const clang::CallExpr *Call);
 std::optional<AsyncWait> asmAsyncWaitOf(llvm::StringRef AsmText);
+
+/// A call on a pipeline shared by the block (`cuda::make_pipeline(group,
+/// &shared_state)`): its copies are completed for other threads, in
+/// stages, which the walk does not follow.
+bool isSharedPipelineCall(const clang::CallExpr *Call);
 
 /// The expression of asm operand \p Operand (`%N`, outputs numbered first)
 /// when it is an input; null for an output or a number past the operands.

@@ -89,6 +89,8 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
       BK = BarrierKind::Warp;
       Mask = 0xffffffffu;
     }
+    if (BC->CompletesBarrierCopies)
+      barrierCopiesDone(Call->getExprLoc());
     recordBarrier(Call, *BK, Mask, Tile.value_or(0));
     // __syncthreads_count/_and/_or return the same value in every thread.
     return evalInt(opaqueUniformText(Call, 0, Call));
@@ -107,14 +109,14 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
   }
 
   if (auto AC = cuda::asyncCopyOf(Call)) {
+    noteSharedPipeline(Call);
     for (unsigned I = 1; I < Call->getNumArgs(); ++I)
       if (I != AC->DstOperand)
         eval(Call->getArg(I));
     std::optional<int64_t> Bytes;
     if (AC->SizeOperand && *AC->SizeOperand < Call->getNumArgs())
       Bytes = constantOf(Call->getArg(*AC->SizeOperand));
-    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes,
-                    AC->UntrackedCompletion);
+    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes, *AC);
     return evalInt(unknown("result of an async copy"));
   }
   if (auto W = cuda::asyncWaitOf(Call)) {
@@ -220,6 +222,7 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
 
   // Unknown callee: evaluate the arguments for their accesses; a pointer
   // into shared memory handed to it is left alone (no claim).
+  noteSharedPipeline(Call);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     eval(MC->getImplicitObjectArgument());
     // It may change the object it runs on.

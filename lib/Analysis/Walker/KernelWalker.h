@@ -370,15 +370,24 @@ private:
   /// operand is \p Operand: a 16-byte access by the lanes that give rows.
   void recordMatrix(const cuda::AsmMatrixAccess &M, const Expr *Operand);
   /// An async copy (cp.async) of \p Bytes into \p Dst: a shared store that
-  /// stays in flight until the thread's wait for its group (asyncWait).
+  /// stays in flight until the thread's wait for its group (asyncWait), or
+  /// for one tied to a cuda::barrier (\p How.BarrierTied) until the
+  /// thread's next wait on it (barrierCopiesDone).
   void recordAsyncCopy(const Expr *Site, const Expr *Dst,
-                       std::optional<int64_t> Bytes, bool Untracked = false);
+                       std::optional<int64_t> Bytes,
+                       const cuda::AsyncCopy &How = {});
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
+  void barrierCopiesDone(SourceLocation Loc);
+  /// Notes the first call on a pipeline shared by the block
+  /// (KernelTrace::SharedPipeline).
+  void noteSharedPipeline(const CallExpr *Call);
   /// Async copies issued since the last commit, and the committed groups
-  /// still in flight, oldest first (indices into T.Accesses).
+  /// still in flight, oldest first (indices into T.Accesses); the copies
+  /// tied to a cuda::barrier, in flight.
   std::vector<unsigned> AsyncPending;
   std::deque<std::vector<unsigned>> AsyncGroups;
+  std::vector<unsigned> AsyncBarrierPending;
 
   /// Dataflow links between a store and the loads its value carries:
   /// global loads stored to shared memory, shared loads stored to global.

@@ -163,7 +163,7 @@ void KernelWalker::recordMatrix(const cuda::AsmMatrixAccess &M,
 
 void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
                                    std::optional<int64_t> Bytes,
-                                   bool Untracked) {
+                                   const cuda::AsyncCopy &How) {
   Value V = eval(Dst);
   std::optional<PointerValue> P;
   if (V.SharedAddress)
@@ -181,10 +181,27 @@ void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
   if (std::optional<unsigned> I =
           recordAccess(Site, *P, AccessKind::Store, Ty)) {
     T.Accesses[*I].Async = true;
-    T.Accesses[*I].AsyncUntracked = Untracked;
-    if (!Untracked)
+    T.Accesses[*I].AsyncUntracked = How.UntrackedCompletion;
+    if (How.BarrierTied)
+      AsyncBarrierPending.push_back(*I);
+    else if (!How.UntrackedCompletion)
       AsyncPending.push_back(*I);
   }
+}
+
+void KernelWalker::noteSharedPipeline(const CallExpr *Call) {
+  if (Recording && T.SharedPipeline.isInvalid() &&
+      cuda::isSharedPipelineCall(Call))
+    T.SharedPipeline = Call->getExprLoc();
+}
+
+void KernelWalker::barrierCopiesDone(SourceLocation Loc) {
+  for (unsigned I : AsyncBarrierPending)
+    if (I < T.Accesses.size() && !T.Accesses[I].AsyncDoneSeq) {
+      T.Accesses[I].AsyncDoneSeq = Seq;
+      T.Accesses[I].AsyncDoneLoc = Loc;
+    }
+  AsyncBarrierPending.clear();
 }
 
 void KernelWalker::asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
