@@ -293,11 +293,14 @@ void KernelWalker::walkLoop(const Stmt *L) {
   // second iteration on). A round that demotes no variable ends the
   // loop, and no variable is demoted twice, so at most Others.size()
   // rounds run: the bound is the loop's structure, no cap is needed.
+  // When every such variable already varies (float accumulators), a round
+  // could demote none: no probe then, which in nested loops saved a walk
+  // of the body per level (ggml's mmq).
   std::set<const VarDecl *> Varying;
   for (const VarDecl *V : Others)
     if (Vars[V].IsPointer || !Vars[V].Int.isUniform())
       Varying.insert(V);
-  while (!Others.empty()) {
+  while (Varying.size() < Others.size()) {
     Env Assumed = Vars;
     std::vector<char> SavedActive = Active;
     bool SavedApprox = ActiveApprox, SavedRec = Recording;
