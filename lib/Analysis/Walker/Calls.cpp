@@ -328,9 +328,11 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
     holdGroup(P, Group);
   Inlining.push_back(Def);
   CallStack.push_back(Call);
-  StackIds.push_back(
-      StackIdOf.try_emplace({StackIds.back(), Call}, StackIdOf.size() + 1)
-          .first->second);
+  // The trace numbers the stack the first time the walk enters it.
+  auto [Id, NewStack] = StackIdOf.try_emplace({StackIds.back(), Call}, 0);
+  if (NewStack)
+    Id->second = T.addContext(CallStack);
+  StackIds.push_back(Id->second);
   if (Method)
     ThisStack.push_back(std::move(This));
   Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});

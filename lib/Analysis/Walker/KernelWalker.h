@@ -193,15 +193,10 @@ private:
     std::vector<char> Returned, Continued, Broken;
   };
   std::vector<const CallExpr *> CallStack;
-  /// A number for each call stack the walk has been in (0: the kernel),
-  /// one per prefix of CallStack: (caller's number, call) -> number.
-  /// The branch facts are found by it: looking them up by the stack itself
-  /// compared vectors at every branch (4% of a walk of ggml's mmq).
+  /// The number of each call stack the walk has been in (0: the kernel;
+  /// KernelTrace::Contexts), by its caller's number and the call.
   std::vector<unsigned> StackIds{0};
   llvm::DenseMap<std::pair<unsigned, const CallExpr *>, unsigned> StackIdOf;
-  llvm::DenseMap<std::pair<const Stmt *, unsigned>,
-                 KernelTrace::BranchOutcomes *>
-      BranchOutcomesAt;
   std::vector<const Stmt *> Loops;
   std::vector<int> LoopIterations;
   /// Product of the trip counts of the unrolled loops around the walk.

@@ -52,11 +52,7 @@ void KernelWalker::noteBranch(const Stmt *S, const LaneValue &Cond) {
 }
 
 void KernelWalker::noteOutcomes(const Stmt *S, const LaneValue &Cond) {
-  // std::map nodes stay where they are: the pointer is kept.
-  KernelTrace::BranchOutcomes *&At = BranchOutcomesAt[{S, StackIds.back()}];
-  if (!At)
-    At = &T.Branches[S][CallStack];
-  KernelTrace::BranchOutcomes &O = *At;
+  KernelTrace::BranchOutcomes &O = T.Branches[{S, StackIds.back()}];
   if (ActiveApprox || InexactBranches)
     O.Exact = false;
   if (O.TakenTrue && O.TakenFalse)
