@@ -489,9 +489,11 @@ void Server::analyse(const std::string &Uri, std::chrono::milliseconds Delay,
       S->Version = R.Version;
       S->Findings = *Found;
       Queue.cancel(Uri); // An older text's run would publish over this.
-      publish(Uri, It->second, std::move(S));
+      // Logged first: a client that reads the log once it has the answer
+      // (test/lit/lsp/protocol.test) must find the line there.
       L.info("'" + R.Path + "' version " + llvm::Twine(R.Version) +
              ": from the cache");
+      publish(Uri, It->second, std::move(S));
       return;
     }
   }
