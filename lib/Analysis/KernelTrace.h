@@ -193,7 +193,7 @@ struct SharedAccess {
   unsigned AsyncDoneSeq = 0;
   clang::SourceLocation AsyncDoneLoc;
   /// For Async: completed through an object the walk does not follow (a
-  /// cuda::barrier), so when it completes is not known.
+  /// cuda::pipeline the block shares), so when it completes is not known.
   bool AsyncUntracked = false;
   /// An inline-asm ldmatrix/stmatrix (its mnemonic; empty otherwise): a
   /// 16-byte row per lane of the first 8 * N lanes, each row required to

@@ -374,6 +374,10 @@ private:
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
   void barrierCopiesDone(SourceLocation Loc);
+  /// Stamps \p Copies (indices into T.Accesses) complete here, those not
+  /// completed before.
+  void asyncCopiesDone(const std::vector<unsigned> &Copies,
+                       SourceLocation Loc);
   /// Notes the first call on a pipeline shared by the block
   /// (KernelTrace::SharedPipeline).
   void noteSharedPipeline(const CallExpr *Call);

@@ -191,12 +191,17 @@ void KernelWalker::noteSharedPipeline(const CallExpr *Call) {
     T.SharedPipeline = Call->getExprLoc();
 }
 
-void KernelWalker::barrierCopiesDone(SourceLocation Loc) {
-  for (unsigned I : AsyncBarrierPending)
+void KernelWalker::asyncCopiesDone(const std::vector<unsigned> &Copies,
+                                   SourceLocation Loc) {
+  for (unsigned I : Copies)
     if (I < T.Accesses.size() && !T.Accesses[I].AsyncDoneSeq) {
       T.Accesses[I].AsyncDoneSeq = Seq;
       T.Accesses[I].AsyncDoneLoc = Loc;
     }
+}
+
+void KernelWalker::barrierCopiesDone(SourceLocation Loc) {
+  asyncCopiesDone(AsyncBarrierPending, Loc);
   AsyncBarrierPending.clear();
 }
 
@@ -219,11 +224,7 @@ void KernelWalker::asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
   if (W.Oldest)
     Keep = AsyncGroups.empty() ? 0 : AsyncGroups.size() - 1;
   while (AsyncGroups.size() > Keep) {
-    for (unsigned I : AsyncGroups.front())
-      if (I < T.Accesses.size() && !T.Accesses[I].AsyncDoneSeq) {
-        T.Accesses[I].AsyncDoneSeq = Seq;
-        T.Accesses[I].AsyncDoneLoc = Loc;
-      }
+    asyncCopiesDone(AsyncGroups.front(), Loc);
     AsyncGroups.pop_front();
   }
 }
