@@ -24,6 +24,15 @@ unsigned refusedSharedInitDiagnostic() { return diag::err_shared_var_init; }
 
 namespace {
 
+/// A file's name as the overlay knows it: absolute against \p Directory,
+/// dots removed, links kept (the name clang opens, not the real path).
+std::string fileKey(llvm::StringRef File, llvm::StringRef Directory) {
+  llvm::SmallString<256> Path(File);
+  llvm::sys::path::make_absolute(Directory, Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return Path.str().str();
+}
+
 class RefusedObjects : public RecursiveASTVisitor<RefusedObjects> {
 public:
   RefusedObjects(ASTContext &Ctx, llvm::StringRef Directory,
@@ -93,10 +102,7 @@ private:
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
     if (!FE)
       return "its file is not on disk";
-    llvm::SmallString<256> Path(FE->getName());
-    llvm::sys::path::make_absolute(Directory, Path);
-    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    std::vector<TextEdit> &E = Edits[Path.str().str()];
+    std::vector<TextEdit> &E = Edits[fileKey(FE->getName(), Directory)];
     E.push_back({TypeBegin, TypeEnd - TypeBegin, "unsigned char"});
     E.push_back({NameBegin, NameEnd - NameBegin,
                  Storage + "[sizeof(" + Type + ")] __attribute__((aligned(" +
@@ -158,8 +164,9 @@ originalOffset(const std::vector<TextEdit> &Edits, unsigned Offset,
   return unsigned(Offset - Delta);
 }
 
-std::string applyEdits(llvm::StringRef Text, std::vector<TextEdit> Edits) {
-  sortEdits(Edits);
+/// \p Text with \p Edits (sorted, offsets into \p Text) applied.
+static std::string applyEdits(llvm::StringRef Text,
+                              const std::vector<TextEdit> &Edits) {
   std::string Out;
   unsigned At = 0;
   for (const TextEdit &E : Edits) {
@@ -175,7 +182,9 @@ std::string applyEdits(llvm::StringRef Text, std::vector<TextEdit> Edits) {
 
 bool RewrittenFiles::build(
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
-    std::map<std::string, std::vector<TextEdit>> Edits, std::string &Why) {
+    std::map<std::string, std::vector<TextEdit>> Edits,
+    llvm::StringRef Dir, std::string &Why) {
+  Directory = Dir.str();
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (auto &[Path, E] : Edits) {
     auto Text = Base->getBufferForFile(Path);
@@ -197,12 +206,16 @@ bool RewrittenFiles::build(
   return true;
 }
 
-unsigned RewrittenFiles::originalColumn(llvm::StringRef Path, unsigned Line,
-                                        unsigned Column) const {
-  auto It = Rewritten.find(Path.str());
-  if (It == Rewritten.end() || Line == 0 || Column == 0)
+const RewrittenFiles::File *
+RewrittenFiles::rewritten(llvm::StringRef Name) const {
+  auto It = Rewritten.find(fileKey(Name, Directory));
+  return It == Rewritten.end() ? nullptr : &It->second;
+}
+
+unsigned RewrittenFiles::originalColumn(const File &F, unsigned Line,
+                                        unsigned Column) {
+  if (Line == 0 || Column == 0)
     return Column;
-  const File &F = It->second;
   // The line's start in the original text; the rewritten text has it
   // after the edits before it, none of which spans a line.
   size_t Start = 0;
@@ -222,17 +235,35 @@ unsigned RewrittenFiles::originalColumn(llvm::StringRef Path, unsigned Line,
   return Orig && *Orig >= Start ? unsigned(*Orig - Start + 1) : Column;
 }
 
-bool RewrittenFiles::originalRange(llvm::StringRef Path, unsigned &Offset,
-                                   unsigned Length) const {
-  auto It = Rewritten.find(Path.str());
-  if (It == Rewritten.end())
-    return true;
-  std::optional<unsigned> Orig =
-      originalOffset(It->second.Edits, Offset, Length);
-  if (!Orig)
-    return false;
-  Offset = *Orig;
-  return true;
+void RewrittenFiles::toOriginal(std::vector<ReportedFinding> &Findings,
+                                std::vector<ReportedGap> &Gaps) const {
+  auto Place = [&](ReportedLocation &L) {
+    if (const File *F = rewritten(L.File))
+      L.Column = originalColumn(*F, L.Line, L.Column);
+  };
+  for (ReportedFinding &Fi : Findings) {
+    Place(Fi.Loc);
+    for (ReportedNote &N : Fi.Notes)
+      Place(N.Loc);
+    std::vector<ReportedFix> Kept;
+    for (ReportedFix &X : Fi.Fixes) {
+      if (const File *F = rewritten(X.File)) {
+        std::optional<unsigned> At =
+            originalOffset(F->Edits, X.Offset, X.Length);
+        if (!At)
+          continue;
+        X.Offset = *At;
+        X.Column = originalColumn(*F, X.Line, X.Column);
+      }
+      Kept.push_back(std::move(X));
+    }
+    Fi.Fixes = std::move(Kept);
+  }
+  for (ReportedGap &G : Gaps) {
+    Place(G.Loc);
+    for (ReportedNote &N : G.Notes)
+      Place(N.Loc);
+  }
 }
 
 } // namespace shmem

@@ -28,6 +28,8 @@
 #ifndef SHMEM_LINT_DRIVER_SHAREDOBJECTREWRITE_H
 #define SHMEM_LINT_DRIVER_SHAREDOBJECTREWRITE_H
 
+#include "ReportedFinding.h"
+
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
@@ -68,41 +70,42 @@ bool findSharedObjectEdits(clang::ASTContext &Ctx, llvm::StringRef Directory,
                            std::map<std::string, std::vector<TextEdit>> &Edits,
                            std::string &Why);
 
-/// \p Text with \p Edits applied (offsets into the original text; the
-/// edits do not overlap).
-std::string applyEdits(llvm::StringRef Text, std::vector<TextEdit> Edits);
-
 /// The files of one parse with the edits applied, and the way back from a
 /// position in them to the user's text: findings are reported against the
 /// files the user has. The edits never span lines, so only the columns of
 /// a rewritten line, and byte offsets after the first edit, differ.
 class RewrittenFiles {
 public:
-  /// Reads each file of \p Edits (by absolute path) from \p Base. False,
-  /// with \p Why, when one cannot be read.
+  /// Reads each file of \p Edits (by absolute path) from \p Base; the
+  /// files findings name are relative to \p Directory. False, with \p Why,
+  /// when one cannot be read.
   bool build(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
              std::map<std::string, std::vector<TextEdit>> Edits,
-             std::string &Why);
+             llvm::StringRef Directory, std::string &Why);
   /// \p Base with the rewritten files over it.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files() const {
     return Files;
   }
-  /// The column in the user's file \p Path (absolute) of a position on
-  /// \p Line at \p Column of the rewritten one; inside rewritten text, the
-  /// start of the declaration's edit. Unchanged for a file not rewritten.
-  unsigned originalColumn(llvm::StringRef Path, unsigned Line,
-                          unsigned Column) const;
-  /// The byte range [\p Offset, + \p Length) of the rewritten \p Path in
-  /// the user's file: false when the range touches rewritten text.
-  bool originalRange(llvm::StringRef Path, unsigned &Offset,
-                     unsigned Length) const;
+  /// Moves the findings and gaps of a parse of these files to where they
+  /// are in the user's files, and drops a fix-it that would change
+  /// rewritten text.
+  void toOriginal(std::vector<ReportedFinding> &Findings,
+                  std::vector<ReportedGap> &Gaps) const;
 
 private:
   struct File {
     std::string Original;
     std::vector<TextEdit> Edits; ///< By offset.
   };
+  /// The rewritten file \p Name (as findings name it), if it is one.
+  const File *rewritten(llvm::StringRef Name) const;
+  /// The column in the user's file of a position on \p Line at \p Column
+  /// of the rewritten \p F; inside rewritten text, the start of the edit.
+  static unsigned originalColumn(const File &F, unsigned Line,
+                                 unsigned Column);
+
   std::map<std::string, File> Rewritten;
+  std::string Directory;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files;
 };
 

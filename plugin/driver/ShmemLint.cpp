@@ -458,41 +458,6 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
   return R;
 }
 
-/// A parse of rewritten files (SharedObjectRewrite.h) places findings in
-/// the rewritten text: moved to where they are in the user's files, and a
-/// fix-it that would change the rewritten text dropped.
-static void toOriginalText(JobResult &R, const RewrittenFiles &Files,
-                           llvm::StringRef Directory) {
-  auto Abs = [&](llvm::StringRef File) {
-    llvm::SmallString<256> Path(File);
-    llvm::sys::path::make_absolute(Directory, Path);
-    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    return std::string(Path);
-  };
-  auto Place = [&](ReportedLocation &L) {
-    L.Column = Files.originalColumn(Abs(L.File), L.Line, L.Column);
-  };
-  for (ReportedFinding &F : R.Findings) {
-    Place(F.Loc);
-    for (ReportedNote &N : F.Notes)
-      Place(N.Loc);
-    std::vector<ReportedFix> Kept;
-    for (ReportedFix &X : F.Fixes) {
-      std::string Path = Abs(X.File);
-      if (!Files.originalRange(Path, X.Offset, X.Length))
-        continue;
-      X.Column = Files.originalColumn(Path, X.Line, X.Column);
-      Kept.push_back(std::move(X));
-    }
-    F.Fixes = std::move(Kept);
-  }
-  for (ReportedGap &G : R.Gaps) {
-    Place(G.Loc);
-    for (ReportedNote &N : G.Notes)
-      Place(N.Loc);
-  }
-}
-
 /// One parse of the file with \p Args over \p Files, analysed unless clang
 /// refused a __shared__ object (R.RefusedShared).
 static bool parseOnce(const FileJob &Job, const std::vector<std::string> &Args,
@@ -537,7 +502,8 @@ static bool parseAndAnalyse(const FileJob &Job,
   std::string Why = R.RewriteWhy;
   RewrittenFiles Rewritten;
   if (!Why.empty() ||
-      !Rewritten.build(Files, std::move(R.SharedObjectEdits), Why)) {
+      !Rewritten.build(Files, std::move(R.SharedObjectEdits), Job.Directory,
+                       Why)) {
     Msg << "shmem-lint: error: " << Why << "\n";
     return false;
   }
@@ -546,7 +512,7 @@ static bool parseAndAnalyse(const FileJob &Job,
   if (!parseOnce(Job, Args, Rewritten.files(), ColorDiagnostics, R, Msg,
                  ToolkitError))
     return false;
-  toOriginalText(R, Rewritten, Job.Directory);
+  Rewritten.toOriginal(R.Findings, R.Gaps);
   if (!R.RefusedShared.empty()) { // Not one the rewrite could reach.
     Msg << "shmem-lint: error: '" << Job.File
         << "': clang still refuses a __shared__ object after the rewrite\n";
