@@ -137,6 +137,21 @@ static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return cudaMalloc((void **)(void *)devPtr, size);
 }
 
+/* Device-side assert and printf, as clang's CUDA runtime wrapper declares
+ * them: the C library's assert() calls __assert_fail, which device code
+ * finds here. A kernel's `assert(blockDim.x == 32)` is a shape fact. */
+extern "C" {
+__device__ int vprintf(const char *format, const char *args);
+__device__ void __assertfail(const char *message, const char *file,
+                             unsigned line, const char *function,
+                             size_t char_size);
+__device__ static inline void __assert_fail(const char *message,
+                                            const char *file, unsigned line,
+                                            const char *function) {
+  __assertfail(message, file, line, function, sizeof(char));
+}
+}
+
 /* Barriers and warp primitives. Declarations only: the analysis knows them
  * by name. */
 __device__ void __syncthreads(void);
