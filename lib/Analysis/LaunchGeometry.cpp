@@ -4,6 +4,7 @@
 #include "KernelTrace.h"
 
 #include "ExprUtil.h"
+#include "ShapeFacts.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -31,46 +32,174 @@ static std::optional<int64_t> constInt(const Expr *E, ASTContext &Ctx) {
   return std::nullopt;
 }
 
-std::optional<Dim3> evaluateDim3(const Expr *E, ASTContext &Ctx) {
+/// Whether \p E names \p V.
+static bool names(const Expr *E, const VarDecl *V) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE && DRE->getDecl() == V;
+}
+
+namespace {
+/// How a function sets the parts of a local dim3 after its declaration:
+/// `threads.x = NUMBER_THREADS;` (Rodinia's style).
+class Dim3Assignments : public RecursiveASTVisitor<Dim3Assignments> {
+public:
+  Dim3Assignments(const VarDecl *V, ASTContext &Ctx) : V(V), Ctx(Ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// Per axis: the values assigned, none where one is not a constant.
+  std::vector<std::optional<int64_t>> Values[3];
+  /// Whether the variable is changed other than part by part.
+  bool Whole = false;
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (!B->isAssignmentOp())
+      return true;
+    const Expr *L = B->getLHS()->IgnoreParenImpCasts();
+    if (names(L, V)) {
+      Whole = true;
+      return true;
+    }
+    const auto *M = dyn_cast<MemberExpr>(L);
+    if (!M || !names(M->getBase(), V) ||
+        !M->getMemberDecl()->getDeclName().isIdentifier())
+      return true;
+    StringRef N = M->getMemberDecl()->getName();
+    unsigned Axis = N == "x" ? 0 : N == "y" ? 1 : N == "z" ? 2 : 3;
+    if (Axis == 3)
+      return true;
+    std::optional<int64_t> Value;
+    Expr::EvalResult R;
+    if (B->getOpcode() == BO_Assign && !B->getRHS()->isValueDependent() &&
+        B->getRHS()->EvaluateAsInt(R, Ctx))
+      Value = R.Val.getInt().getExtValue();
+    Values[Axis].push_back(Value);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->isAssignmentOp() && C->getNumArgs() > 0 && names(C->getArg(0), V))
+      Whole = true;
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    // Its address taken: anything may set it.
+    if (U->getOpcode() == UO_AddrOf && names(U->getSubExpr(), V))
+      Whole = true;
+    return true;
+  }
+
+private:
+  const VarDecl *V;
+  ASTContext &Ctx;
+};
+} // namespace
+
+/// \p Init, the shape \p V is declared with, as the assignments to its
+/// parts leave it. The analysis does not follow the order of statements:
+/// an axis is known when every value it is given is the same constant (a
+/// default-constructed `dim3 threads;` then `threads.x = 512;` is 512).
+static std::optional<PartialDim3>
+withMemberAssignments(const VarDecl *V, std::optional<PartialDim3> Init,
+                      ASTContext &Ctx) {
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!F || !F->getBody())
+    return Init;
+  Dim3Assignments A(V, Ctx);
+  A.TraverseStmt(F->getBody());
+  if (A.Whole)
+    return std::nullopt;
+  if (A.Values[0].empty() && A.Values[1].empty() && A.Values[2].empty())
+    return Init;
+  // A declaration without arguments gives nothing but defaults, which the
+  // assignments replace.
+  const auto *CE = dyn_cast<CXXConstructExpr>(skipTemporaries(V->getInit()));
+  bool Defaulted = CE && llvm::all_of(CE->arguments(), [](const Expr *Arg) {
+                     return isa<CXXDefaultArgExpr>(Arg);
+                   });
+  PartialDim3 P;
+  for (unsigned Axis = 0; Axis < 3; ++Axis) {
+    std::vector<std::optional<int64_t>> Values = A.Values[Axis];
+    if (Values.empty() || !Defaulted)
+      Values.push_back(Defaulted ? std::optional<int64_t>(1)
+                       : Init && Init->Part[Axis]
+                           ? std::optional<int64_t>(*Init->Part[Axis])
+                           : std::nullopt);
+    bool Same = llvm::all_of(Values, [&](const std::optional<int64_t> &X) {
+      return X && X == Values.front();
+    });
+    if (Same && *Values.front() > 0 &&
+        *Values.front() <= int64_t(ThreadGeometry::MaxThreadsPerBlock))
+      P.Part[Axis] = unsigned(*Values.front());
+  }
+  if (!P.Part[0] && !P.Part[1] && !P.Part[2])
+    return std::nullopt;
+  return P;
+}
+
+std::optional<PartialDim3> evaluatePartialDim3(const Expr *E,
+                                               ASTContext &Ctx) {
   if (!E)
     return std::nullopt;
   E = skipTemporaries(E);
-  if (E->getType()->isIntegralOrEnumerationType()) {
-    auto V = constInt(E, Ctx);
-    if (!V || *V <= 0)
+  // One part: a value, or none when it is not a positive constant.
+  auto Part = [&](const Expr *A) -> std::optional<unsigned> {
+    auto V = constInt(A, Ctx);
+    if (!V || *V <= 0 || *V > int64_t(ThreadGeometry::MaxThreadsPerBlock))
       return std::nullopt;
-    return Dim3{unsigned(*V), 1, 1};
-  }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    unsigned Parts[3] = {1, 1, 1};
+    return unsigned(*V);
+  };
+  PartialDim3 P;
+  P.Part[1] = P.Part[2] = 1u;
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    P.Part[0] = Part(E);
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     unsigned N = std::min(CE->getNumArgs(), 3u);
     if (N == 1 && !CE->getArg(0)->getType()->isIntegralOrEnumerationType())
-      return evaluateDim3(CE->getArg(0), Ctx); // copy construction
-    for (unsigned I = 0; I < N; ++I) {
-      if (isa<CXXDefaultArgExpr>(CE->getArg(I)))
-        continue;
-      auto V = constInt(CE->getArg(I), Ctx);
-      if (!V || *V <= 0)
-        return std::nullopt;
-      Parts[I] = unsigned(*V);
-    }
-    return Dim3{Parts[0], Parts[1], Parts[2]};
+      return evaluatePartialDim3(CE->getArg(0), Ctx); // copy construction
+    for (unsigned I = 0; I < N; ++I)
+      P.Part[I] = Part(CE->getArg(I)); // A default argument is its value.
+  } else if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    for (unsigned I = 0; I < std::min(IL->getNumInits(), 3u); ++I)
+      P.Part[I] = Part(IL->getInit(I));
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->getInit())
+      return std::nullopt;
+    std::optional<PartialDim3> Init = evaluatePartialDim3(V->getInit(), Ctx);
+    if (!V->hasLocalStorage())
+      return Init;
+    return withMemberAssignments(V, Init, Ctx);
+  } else {
+    return std::nullopt;
   }
-  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-    unsigned Parts[3] = {1, 1, 1};
-    for (unsigned I = 0; I < std::min(IL->getNumInits(), 3u); ++I) {
-      auto V = constInt(IL->getInit(I), Ctx);
-      if (!V || *V <= 0)
-        return std::nullopt;
-      Parts[I] = unsigned(*V);
+  // A shape with no constant part (`<<<g, n>>>`) says nothing; nor does
+  // the default 1 of a shape whose x is unknown.
+  if (!P.Part[0] && !(E->getType()->isRecordType() &&
+                      ((P.Part[1] && *P.Part[1] > 1) || (P.Part[2] && *P.Part[2] > 1))))
+    return std::nullopt;
+  return P;
+}
+
+std::optional<Dim3> evaluateDim3(const Expr *E, ASTContext &Ctx) {
+  std::optional<PartialDim3> P = evaluatePartialDim3(E, Ctx);
+  if (!P || !P->complete())
+    return std::nullopt;
+  return Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
+}
+
+/// Adds \p S to \p Shapes, or merges it into the one with its block: a
+/// kernel launched twice with one shape is analysed once, with the larger
+/// dynamic shared memory, or none when one of them is not known.
+static void addShape(std::vector<BlockShape> &Shapes, const BlockShape &S) {
+  for (BlockShape &Old : Shapes)
+    if (Old.Block == S.Block) {
+      Old.DynamicSharedBytes =
+          Old.DynamicSharedBytes && S.DynamicSharedBytes
+              ? std::optional<int64_t>(
+                    std::max(*Old.DynamicSharedBytes, *S.DynamicSharedBytes))
+              : std::nullopt;
+      return;
     }
-    return Dim3{Parts[0], Parts[1], Parts[2]};
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (V->getInit())
-        return evaluateDim3(V->getInit(), Ctx);
-  return std::nullopt;
+  Shapes.push_back(S);
 }
 
 namespace {
@@ -96,6 +225,8 @@ public:
 
   std::vector<const FunctionDecl *> Kernels;
   llvm::DenseMap<const FunctionDecl *, std::vector<BlockShape>> Launches;
+  llvm::DenseMap<const FunctionDecl *, std::vector<PartialLaunch>>
+      PartialLaunches;
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
@@ -122,34 +253,46 @@ public:
                  SourceLocation Loc, const CallExpr *Config = nullptr) {
     if (!K)
       return;
-    auto D = evaluateDim3(BlockArg, Ctx);
-    if (!D || D->count() > ThreadGeometry::MaxThreadsPerBlock)
+    std::optional<PartialDim3> P = evaluatePartialDim3(BlockArg, Ctx);
+    if (!P)
       return;
-    std::optional<int64_t> Dynamic = dynamicBytes(Config);
-    auto &V = Launches[K->getCanonicalDecl()];
-    for (BlockShape &S : V)
-      if (S.Block == *D) {
-        // Another launch with this shape: the largest size, or none.
-        S.DynamicSharedBytes =
-            S.DynamicSharedBytes && Dynamic
-                ? std::optional<int64_t>(
-                      std::max(*S.DynamicSharedBytes, *Dynamic))
-                : std::nullopt;
-        return;
-      }
-    BlockShape S;
-    S.Block = *D;
-    S.DynamicSharedBytes = Dynamic;
+    unsigned Known = 1;
+    for (const std::optional<unsigned> &Part : P->Part)
+      Known *= Part ? *Part : 1;
+    if (Known > ThreadGeometry::MaxThreadsPerBlock)
+      return;
     // The file too when it is not the kernel's (a kernel in a header
     // launched from the .cu), or the line would be looked for in the wrong
     // file.
     const SourceManager &SM = Ctx.getSourceManager();
     SourceLocation L = SM.getExpansionLoc(Loc);
-    S.Source = "launch at line " + std::to_string(SM.getExpansionLineNumber(L));
+    std::string Source =
+        "launch at line " + std::to_string(SM.getExpansionLineNumber(L));
     SourceLocation KL = SM.getExpansionLoc(K->getLocation());
     if (L.isValid() && KL.isValid() && SM.getFileID(L) != SM.getFileID(KL))
-      S.Source += " of " + SM.getFilename(L).str();
-    V.push_back(S);
+      Source += " of " + SM.getFilename(L).str();
+    const FunctionDecl *Canon = K->getCanonicalDecl();
+    if (!P->complete()) {
+      auto &V = PartialLaunches[Canon];
+      std::optional<int64_t> Dynamic = dynamicBytes(Config);
+      for (PartialLaunch &Old : V)
+        if (Old.Block == *P) {
+          // As addShape: the first launch names it.
+          Old.DynamicSharedBytes =
+              Old.DynamicSharedBytes && Dynamic
+                  ? std::optional<int64_t>(
+                        std::max(*Old.DynamicSharedBytes, *Dynamic))
+                  : std::nullopt;
+          return;
+        }
+      V.push_back({*P, Source, Dynamic});
+      return;
+    }
+    BlockShape S;
+    S.Block = Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
+    S.DynamicSharedBytes = dynamicBytes(Config);
+    S.Source = Source;
+    addShape(Launches[Canon], S);
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
@@ -252,6 +395,7 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts,
   C.resolvePointerLaunches();
   Kernels = std::move(C.Kernels);
   Launches = std::move(C.Launches);
+  PartialLaunches = std::move(C.PartialLaunches);
 }
 
 ShapeComment parseShapeComment(llvm::StringRef Line) {
@@ -388,41 +532,176 @@ LaunchGeometry::shapeCommentProblems(const FunctionDecl *Kernel) const {
   return P;
 }
 
+namespace {
+/// A shape made from the parts known for certain (a launch's constants, the
+/// kernel's stated extents) and guesses for the rest that respect the
+/// kernel's bounds.
+struct Completion {
+  Dim3 Block;
+  /// What was taken from the code and what was guessed, for the note:
+  /// "blockDim.y == 8 by the assert at line 4", "y = 8 assumed".
+  std::string Why;
+  /// Whether an axis the kernel reads was guessed.
+  bool Guessed = false;
+};
+
+/// Completes \p Known with \p Facts. \p Threads is the thread count the
+/// guesses aim at, \p XGuess the x a guess takes before the bounds, and
+/// \p ReadsYZ whether the kernel reads threadIdx.y or .z (if not, a
+/// guessed y or z is 1: rows that cannot tell themselves apart would only
+/// repeat one another); a bounded x is whole warps of \p Warp lanes.
+Completion complete(const PartialDim3 &Known, const ShapeFacts &Facts,
+                    unsigned Threads, std::optional<unsigned> XGuess,
+                    bool ReadsYZ, unsigned Warp) {
+  static const char Axis[] = "xyz";
+  Completion C;
+  unsigned Part[3] = {1, 1, 1};
+  bool Unknown[3] = {false, false, false};
+  unsigned Fixed = 1;
+  std::vector<std::string> Why;
+  for (unsigned A = 0; A < 3; ++A) {
+    if (Known.Part[A]) {
+      Part[A] = *Known.Part[A];
+    } else if (Facts.Axis[A].Exact) {
+      Part[A] = *Facts.Axis[A].Exact;
+      std::string Fact =
+          std::string("blockDim.") + Axis[A] + " == " + std::to_string(Part[A]);
+      // One statement that states two extents is named once.
+      if (A > 0 && Facts.Axis[A - 1].Exact && !Known.Part[A - 1] &&
+          Facts.Axis[A - 1].ExactWhy == Facts.Axis[A].ExactWhy) {
+        std::string &Last = Why.back();
+        Last.insert(Last.find(" by "), " and " + Fact);
+      } else {
+        Why.push_back(Fact + " by " + Facts.Axis[A].ExactWhy);
+      }
+    } else {
+      Unknown[A] = true;
+      continue;
+    }
+    Fixed *= Part[A];
+  }
+  unsigned Left = std::max(1u, Threads / std::max(1u, Fixed));
+  for (unsigned A = 0; A < 3; ++A) {
+    if (!Unknown[A])
+      continue;
+    // z is guessed as 1 as the default shape always has: a block in
+    // layers is rare, and a guess of y is the one the note spells out.
+    if (A == 2 || (A == 1 && !ReadsYZ)) {
+      Part[A] = 1;
+      continue;
+    }
+    unsigned V = A == 0 && XGuess ? std::min(*XGuess, Left) : Left;
+    const AxisFacts &F = Facts.Axis[A];
+    std::string Bound;
+    if (F.AtMost && *F.AtMost < V) {
+      // Whole warps along x: a tile of 129 indexed by threadIdx.x holds a
+      // neighbour or sentinel past the block's 128.
+      V = *F.AtMost;
+      if (A == 0 && Warp && V > Warp)
+        V -= V % Warp;
+      Bound = std::string(": blockDim.") + Axis[A] + " is at most " +
+              std::to_string(*F.AtMost) + " since " + F.AtMostWhy;
+      if (V != *F.AtMost)
+        Bound += ", and a block is taken to be whole warps";
+    }
+    Part[A] = std::max(1u, V);
+    Left = std::max(1u, Left / Part[A]);
+    C.Guessed = true;
+    Why.push_back(std::string(1, Axis[A]) + " = " + std::to_string(Part[A]) +
+                  " assumed" + Bound);
+  }
+  C.Block = Dim3{Part[0], Part[1], Part[2]};
+  for (size_t I = 0; I < Why.size(); ++I)
+    C.Why += (I ? "; " : "") + Why[I];
+  return C;
+}
+} // namespace
+
 std::vector<BlockShape>
 LaunchGeometry::shapesFor(const FunctionDecl *Kernel) const {
   if (auto A = annotation(Kernel))
     return {BlockShape{*A, "shmem-lint annotation", false, std::nullopt}};
-  auto It = Launches.find(Kernel->getCanonicalDecl());
-  if (It != Launches.end() && !It->second.empty()) {
-    std::vector<BlockShape> V = It->second;
+  const FunctionDecl *Canon = Kernel->getCanonicalDecl();
+  bool ReadsYZ = Reach && Reach->readsThreadIdxYZ(Kernel);
+  unsigned W = Opts.WarpSize;
+  // Read once, and only for a kernel whose shape is not all stated.
+  std::optional<ShapeFacts> Facts;
+  auto facts = [&]() -> const ShapeFacts & {
+    if (!Facts)
+      Facts = shapeFactsOf(Kernel, Ctx);
+    return *Facts;
+  };
+  auto LB = [&]() -> std::optional<unsigned> {
+    if (const auto *A = Kernel->getAttr<CUDALaunchBoundsAttr>())
+      if (auto V = constInt(A->getMaxThreads(), Ctx))
+        if (*V > 0 && *V <= int64_t(ThreadGeometry::MaxThreadsPerBlock))
+          return unsigned(*V);
+    return std::nullopt;
+  }();
+
+  std::vector<BlockShape> V;
+  if (auto It = Launches.find(Canon); It != Launches.end())
+    V = It->second;
+  if (auto It = PartialLaunches.find(Canon); It != PartialLaunches.end())
+    for (const PartialLaunch &P : It->second) {
+      // The unknown parts are guessed for the kernel's bound, else the
+      // default thread count.
+      Completion C = complete(P.Block, facts(),
+                              LB ? *LB : Opts.DefaultBlockDim.count(),
+                              std::nullopt, ReadsYZ, W);
+      if (C.Block.count() > ThreadGeometry::MaxThreadsPerBlock)
+        continue;
+      BlockShape S;
+      S.Block = C.Block;
+      S.Source = P.Source + (C.Why.empty() ? "" : "; " + C.Why);
+      S.Assumed = C.Guessed;
+      S.DynamicSharedBytes = P.DynamicSharedBytes;
+      addShape(V, S);
+    }
+  if (!V.empty()) {
     std::sort(V.begin(), V.end(), [](const BlockShape &A, const BlockShape &B) {
       return A.Block < B.Block;
     });
     return V;
   }
-  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
-    if (auto V = constInt(LB->getMaxThreads(), Ctx))
-      if (*V > 0 && *V <= int64_t(ThreadGeometry::MaxThreadsPerBlock)) {
-        unsigned N = unsigned(*V), W = Opts.WarpSize;
-        // The bound is a thread count, not a shape. A kernel that reads
-        // threadIdx.y (or .z) was not written for N x 1 x 1, where those
-        // are 0 in every thread and the code that uses them means
-        // nothing: it is analysed in rows of one warp, the usual split
-        // (ggml's flash attention, mmq and mmf launch dim3(warp_size,
-        // nwarps) from a wrapper no launch-site rule can follow, and
-        // N x 1 x 1 made their warps' rows collide).
-        if (Reach && W && N > W && N % W == 0 &&
-            Reach->readsThreadIdxYZ(Kernel))
-          return {BlockShape{Dim3{W, N / W, 1},
-                             "__launch_bounds__(" + std::to_string(N) +
-                                 ") in rows of one warp: the kernel reads "
-                                 "threadIdx.y or .z",
-                             false, std::nullopt}};
-        return {BlockShape{Dim3{N, 1, 1}, "__launch_bounds__", false,
-                           std::nullopt}};
-      }
+  if (LB) {
+    unsigned N = *LB;
+    // The bound is a thread count, not a shape. A kernel that reads
+    // threadIdx.y (or .z) was not written for N x 1 x 1, where those are 0
+    // in every thread and the code that uses them means nothing: it is
+    // analysed in rows of one warp, the usual split (ggml's flash
+    // attention, mmq and mmf launch dim3(warp_size, nwarps) from a wrapper
+    // no launch-site rule can follow, and N x 1 x 1 made their warps' rows
+    // collide).
+    bool Rows = ReadsYZ && W && N > W && N % W == 0;
+    std::string Source = "__launch_bounds__";
+    if (Rows)
+      Source = "__launch_bounds__(" + std::to_string(N) +
+               ") in rows of one warp: the kernel reads threadIdx.y or .z";
+    const Dim3 Split = Rows ? Dim3{W, N / W, 1} : Dim3{N, 1, 1};
+    // The kernel's facts, where they change the split.
+    if (facts().any()) {
+      Completion C = complete(PartialDim3(), facts(), N,
+                              Rows ? std::optional<unsigned>(W) : std::nullopt,
+                              ReadsYZ, W);
+      if (C.Block != Split &&
+          C.Block.count() <= ThreadGeometry::MaxThreadsPerBlock)
+        return {BlockShape{C.Block,
+                           "__launch_bounds__(" + std::to_string(N) + "); " +
+                               C.Why,
+                           false, std::nullopt}};
+    }
+    return {BlockShape{Split, Source, false, std::nullopt}};
+  }
   if (Opts.BlockDim)
     return {BlockShape{*Opts.BlockDim, "BlockDim option", false, std::nullopt}};
+  if (facts().any()) {
+    const Dim3 &D = Opts.DefaultBlockDim;
+    Completion C = complete(PartialDim3(), facts(), D.count(), D.X, ReadsYZ, W);
+    if ((C.Block != D || !C.Guessed) &&
+        C.Block.count() <= ThreadGeometry::MaxThreadsPerBlock)
+      return {BlockShape{C.Block, C.Why, C.Guessed, std::nullopt}};
+  }
   return {BlockShape{Opts.DefaultBlockDim, "assumed", true, std::nullopt}};
 }
 

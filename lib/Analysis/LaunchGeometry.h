@@ -1,10 +1,17 @@
 //===- LaunchGeometry.h - Block shapes a kernel runs with -------*- C++ -*-===//
 //
 // In order of precedence: a `// shmem-lint: block=32x8` comment just above
-// the kernel, the constant block shapes of its launch sites in the
-// translation unit (<<<g, dim3(16, 16)>>>, <<<g, 256>>>, cudaLaunchKernel),
-// __launch_bounds__, the BlockDim option, and finally a default that the
-// findings then say was assumed.
+// the kernel, the block shapes of its launch sites in the translation unit
+// (<<<g, dim3(16, 16)>>>, <<<g, 256>>>, cudaLaunchKernel), __launch_bounds__,
+// the BlockDim option, and finally a default that the findings then say was
+// assumed.
+//
+// A launch shape only partly constant (`dim3(32, by)`) keeps its constant
+// parts. Where a part is guessed (the rest of such a launch, the split of a
+// __launch_bounds__ count, the default), the guess respects what the
+// kernel's code states about blockDim (ShapeFacts: `assert(blockDim.x ==
+// 32)`, an early out, an array indexed by threadIdx.x), and the shape's
+// Source says which parts were taken from where.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +61,24 @@ struct ShapeCommentProblem {
   std::string Message;
 };
 
+/// A launch's block shape where only some parts are constants
+/// (`dim3(32, by)`): the unknown ones are none.
+struct PartialDim3 {
+  std::optional<unsigned> Part[3];
+  bool complete() const { return Part[0] && Part[1] && Part[2]; }
+  bool operator==(const PartialDim3 &O) const {
+    return Part[0] == O.Part[0] && Part[1] == O.Part[1] && Part[2] == O.Part[2];
+  }
+};
+
+/// A launch whose shape is partly constant: its known parts and where it
+/// is.
+struct PartialLaunch {
+  PartialDim3 Block;
+  std::string Source;
+  std::optional<int64_t> DynamicSharedBytes;
+};
+
 class LaunchGeometry {
 public:
   /// Scan the translation unit for launch sites once. \p Reach, when
@@ -83,6 +108,10 @@ private:
   KernelReach *Reach;
   std::vector<const clang::FunctionDecl *> Kernels;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<BlockShape>> Launches;
+  /// Launches whose shape is partly constant, completed per kernel by
+  /// shapesFor().
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<PartialLaunch>>
+      PartialLaunches;
 
   std::optional<Dim3>
   annotation(const clang::FunctionDecl *Kernel,
@@ -91,6 +120,10 @@ private:
 
 /// Evaluate a dim3-typed (or integer) launch argument to a constant shape.
 std::optional<Dim3> evaluateDim3(const clang::Expr *E, clang::ASTContext &Ctx);
+/// The same, keeping the constant parts of a shape that is not all
+/// constant; none when no part is one or the argument is not a shape.
+std::optional<PartialDim3> evaluatePartialDim3(const clang::Expr *E,
+                                               clang::ASTContext &Ctx);
 
 } // namespace shmem
 

@@ -1,0 +1,91 @@
+// RUN: %check_all_front_ends %s shmem-bank-conflict
+
+// Launch shapes that are only partly constant keep their constant parts;
+// the rest is guessed (and said to be), unless the kernel states it.
+
+#include <cassert>
+
+// x is a constant, y a variable: x is kept, y is guessed so that the block
+// has 256 threads.
+__global__ void rows(float *out) {
+  __shared__ float t[32][32];
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x8 threads (launch at line 81; y = 8 assumed); state the shape with
+}
+
+// y is a constant: x is guessed.
+__global__ void columns(float *out) {
+  __shared__ float t[64][32];
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x8 threads (launch at line 82; x = 32 assumed); state the shape with
+}
+
+// The kernel states the part the launch does not: nothing is guessed, and
+// the note asks for no annotation.
+__global__ void stated(float *out) {
+  __shared__ float t[32][32];
+  assert(blockDim.y == 4);
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0
+// CHECK-MESSAGES: :[[@LINE-7]]:17: note: analysed for a block of 32x4 threads (launch at line 83; blockDim.y == 4 by the assert at line [[@LINE-5]]){{$}}
+}
+
+// A kernel that never reads threadIdx.y: rows that cannot tell themselves
+// apart would repeat one another, and y is 1.
+__global__ void flat(float *out) {
+  __shared__ float t[64 * 32];
+  t[threadIdx.x * 32] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way bank conflict: lanes 0-31 write 32 distinct words of 't' in bank 0
+// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 64 threads (launch at line 84){{$}}
+  __syncthreads();
+  out[threadIdx.x] = t[threadIdx.x];
+}
+
+// No part of the launch is a constant: the default shape.
+__global__ void unknown(float *out) {
+  __shared__ float t[32][32];
+  t[threadIdx.x % 32][0] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 256 threads (assumed); state the shape with
+}
+
+// A launch that gives both parts as constants is the shape itself.
+__global__ void constant(float *out) {
+  __shared__ float t[32][32];
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x2 threads (launch at line 86){{$}}
+}
+
+// Rodinia's style: a dim3 declared empty, its parts assigned. x is given
+// one constant, y a variable: 128 x 2.
+__global__ void assigned(float *out) {
+  __shared__ float t[128][32];
+  t[threadIdx.x][threadIdx.y] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 128x2 threads (launch at line 90; y = 2 assumed); state the shape with
+}
+
+void launch(float *out, int by, int n) {
+  dim3 block(32, by);
+  rows<<<1, block>>>(out);
+  columns<<<1, dim3(n, 8)>>>(out);
+  stated<<<1, dim3(32, by)>>>(out);
+  flat<<<1, dim3(64, by)>>>(out);
+  unknown<<<1, n>>>(out);
+  constant<<<1, dim3(32, 2)>>>(out);
+  dim3 threads;
+  threads.x = 128;
+  threads.y = by;
+  assigned<<<1, threads>>>(out);
+}
