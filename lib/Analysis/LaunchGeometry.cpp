@@ -228,6 +228,28 @@ public:
   llvm::DenseMap<const FunctionDecl *, std::vector<PartialLaunch>>
       PartialLaunches;
 
+  std::vector<const FunctionTemplateDecl *> Uninstantiated;
+
+  /// A kernel template with no instantiation has nothing to analyse: no
+  /// types, no constants. It is kept to be said, not passed over in silence
+  /// (a header-only .cuh analysed on its own). Only the main file's: a
+  /// header's templates are instantiated, or not, by the files that launch
+  /// them, and each of those would otherwise say it again.
+  bool VisitFunctionTemplateDecl(FunctionTemplateDecl *FT) {
+    const FunctionDecl *FD = FT->getTemplatedDecl();
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+        FD->isInvalidDecl() || FT->getDeclContext()->isDependentContext())
+      return true;
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      return true;
+    for (const FunctionDecl *Spec : FT->specializations())
+      if (Spec->doesThisDeclarationHaveABody())
+        return true;
+    Uninstantiated.push_back(FT);
+    return true;
+  }
+
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
         !FD->isDependentContext() && !FD->isInvalidDecl())
@@ -396,6 +418,7 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts,
   Kernels = std::move(C.Kernels);
   Launches = std::move(C.Launches);
   PartialLaunches = std::move(C.PartialLaunches);
+  Uninstantiated = std::move(C.Uninstantiated);
 }
 
 ShapeComment parseShapeComment(llvm::StringRef Line) {

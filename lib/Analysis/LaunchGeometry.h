@@ -97,6 +97,13 @@ public:
     return Kernels;
   }
 
+  /// The kernel templates (outside system headers) that the translation
+  /// unit never instantiates: nothing of them is analysed.
+  const std::vector<const clang::FunctionTemplateDecl *> &
+  uninstantiatedKernels() const {
+    return Uninstantiated;
+  }
+
   /// The malformed `shmem-lint:` comments above \p Kernel, nearest first:
   /// they are passed over, so the kernel is analysed with another shape.
   std::vector<ShapeCommentProblem>
@@ -107,6 +114,7 @@ private:
   const AnalysisOptions &Opts;
   KernelReach *Reach;
   std::vector<const clang::FunctionDecl *> Kernels;
+  std::vector<const clang::FunctionTemplateDecl *> Uninstantiated;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<BlockShape>> Launches;
   /// Launches whose shape is partly constant, completed per kernel by
   /// shapesFor().

@@ -197,6 +197,20 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
 #include "Analysis/Checks.def"
     }
   }
+  // A kernel template with no instantiation: nothing of it could be
+  // analysed, which a header-only .cuh would otherwise pass in silence.
+  if (FirstCheck < NumCheckKinds)
+    for (const FunctionTemplateDecl *FT : Geometry.uninstantiatedKernels()) {
+      AnalysisGap G;
+      G.Loc = FT->getLocation();
+      G.Kernel = FT->getNameAsString();
+      G.What = "kernel template '" + G.Kernel + "' not analysed";
+      G.Why = "it is never instantiated in this translation unit; analyse "
+              "the file that launches it, or instantiate it here "
+              "(template __global__ void " +
+              G.Kernel + "<...>(...);)";
+      Sink.reportGap(G);
+    }
   Sink.flush(Ctx.getSourceManager(), FrontEnd);
   return Stats;
 }

@@ -666,8 +666,7 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ReportedFinding> Findings,
                 J.object([&] {
                   J.attribute("level", "warning");
                   J.attributeObject("message", [&] {
-                    J.attribute("text", G.message() + " (kernel '" + G.Kernel +
-                                            "', block " + G.Block + ")");
+                    J.attribute("text", G.message() + G.where());
                   });
                   J.attributeArray("locations", [&] {
                     J.object([&] { writePhysicalLocation(J, G.Loc, P); });
@@ -853,8 +852,7 @@ void writeGitHub(llvm::raw_ostream &OS,
        << escapeGitHubProperty("shmem-lint: not fully analysed" +
                                (G.Check.empty() ? "" : " (" + G.Check + ")"))
        << "::"
-       << escapeGitHubData(G.message() + " (kernel '" + G.Kernel +
-                           "', block " + G.Block + ")")
+       << escapeGitHubData(G.message() + G.where())
        << '\n';
   }
 }
@@ -887,9 +885,7 @@ void writeGitLab(llvm::raw_ostream &OS,
     for (const ReportedGap &G : Gaps)
       J.object([&] {
         std::string Text = (G.Check.empty() ? "" : G.Check + " ") +
-                           "not fully analysed: " + G.message() +
-                           " (kernel '" + G.Kernel + "', block " + G.Block +
-                           ")";
+                           "not fully analysed: " + G.message() + G.where();
         J.attribute("description", Text);
         J.attribute("check_name", AnalysisGapId);
         J.attribute("fingerprint", gapFingerprint(G, P));

@@ -116,10 +116,15 @@ struct ReportedGap {
   ReportedLocation Loc;
   std::string What, Why; ///< The message is "What: Why".
   std::string Kernel;    ///< "transpose<float, 32>"
-  std::string Block;     ///< "32x8"
+  std::string Block;     ///< "32x8"; empty for a kernel never instantiated
   std::vector<ReportedNote> Notes;
 
   std::string message() const { return What + ": " + Why; }
+  /// " (kernel 'k', block 32x8)", or " (kernel 'k')" without a block.
+  std::string where() const {
+    return " (kernel '" + Kernel + "'" +
+           (Block.empty() ? "" : ", block " + Block) + ")";
+  }
 };
 
 } // namespace shmem

@@ -601,7 +601,7 @@ void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
         << G.Loc.Line << ":" << G.Loc.Column << ": " << G.message();
     if (!G.Check.empty())
       Err << " [" << G.Check << "]";
-    Err << " (kernel '" << G.Kernel << "', block " << G.Block << ")\n";
+    Err << G.where() << "\n";
   }
   Err.flush();
 }
