@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/VersionTuple.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 
@@ -245,6 +246,39 @@ static std::string findToolkit(llvm::StringRef Setting) {
   if (HasHeaders("/usr/local/cuda"))
     return "/usr/local/cuda";
   return "";
+}
+
+/// The directory of GCC's own headers (omp.h, quadmath.h), the newest
+/// installed, if any. nvcc compiles host code with GCC, which always finds
+/// them; clang looks in its own resource directory instead, so
+/// `#include <omp.h>` (llm.c's matmul files, Rodinia's kmeans) nvcc accepts
+/// fails to parse. Searched after every other directory (-idirafter), so
+/// clang's own headers of the same names still win.
+static std::string gccHeaderDir() {
+  std::string Best;
+  llvm::VersionTuple BestVersion;
+  for (const char *Root : {"/usr/lib/gcc", "/usr/lib64/gcc"}) {
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator T(Root, EC), End; !EC && T != End;
+         T.increment(EC)) {
+      std::error_code EC2;
+      for (llvm::sys::fs::directory_iterator V(T->path(), EC2);
+           !EC2 && V != End; V.increment(EC2)) {
+        llvm::VersionTuple Version;
+        if (Version.tryParse(llvm::sys::path::filename(V->path())))
+          continue;
+        llvm::SmallString<256> Dir(V->path());
+        llvm::sys::path::append(Dir, "include");
+        llvm::SmallString<256> Omp(Dir);
+        llvm::sys::path::append(Omp, "omp.h");
+        if (llvm::sys::fs::exists(Omp) && (Best.empty() || Version > BestVersion)) {
+          Best = Dir.str().str();
+          BestVersion = Version;
+        }
+      }
+    }
+  }
+  return Best;
 }
 
 /// Flags that make clang parse CUDA with our header instead of a toolkit.
@@ -753,10 +787,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                   "shmem-lint's own CUDA header");
   }
   // The header of shmem-lint's own each setting needs: the whole stand-in
-  // for a toolkit, or with a toolkit the host min/max overloads (below).
+  // for a toolkit, or with a toolkit what nvcc adds to it (below).
   llvm::SmallString<256> OwnHeader(Layout.CudaHeaders);
   llvm::sys::path::append(OwnHeader, Toolkit.empty() ? "shmem_lint_cuda.h"
-                                                     : "shmem_lint_minmax.h");
+                                                     : "shmem_lint_toolkit.h");
   if (!llvm::sys::fs::exists(OwnHeader)) {
     // An installation problem, not a usage one: no pointer to --help.
     Err << "shmem-lint: error: " << Layout.missingHeader(OwnHeader) << "\n";
@@ -775,10 +809,11 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
       CudaFlags.push_back("-isystem");
       CudaFlags.push_back(Cccl.str().str());
     }
-    // nvcc gives host code min and max overloads that clang's CUDA headers
-    // keep to device code; without them host code nvcc accepts fails to
-    // parse, and the kernels with it. Pre-included by path, so that the
-    // directory of shmem-lint's own CUDA header stays off the include path.
+    // What nvcc gives that clang's CUDA headers do not (host min and max,
+    // the cache-hint stores, host isfinite; see shmem_lint_toolkit.h):
+    // without them code nvcc accepts fails to parse, and the kernels with
+    // it. Pre-included by path, so that the directory of shmem-lint's own
+    // CUDA header stays off the include path.
     CudaFlags.push_back("-include");
     CudaFlags.push_back(OwnHeader.str().str());
   }
@@ -789,6 +824,8 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
         << (Toolkit.empty() ? "shmem-lint's own (" + Layout.CudaHeaders + ")"
                             : "toolkit at " + Toolkit)
         << "\n";
+
+  const std::string GccHeaders = gccHeaderDir();
 
   // Device code is analysed once, for one architecture: the one asked for
   // (--cuda-gpu-arch, else the lowest the flags after `--` name), else the
@@ -816,6 +853,10 @@ int parseCommandLine(int Argc, const char **Argv, DriverOptions &Opts,
                                      // syntax-only parse sees.
                                      "-fgpu-rdc"};
     Args.insert(Args.end(), CudaFlags.begin(), CudaFlags.end());
+    if (!GccHeaders.empty()) {
+      Args.push_back("-idirafter");
+      Args.push_back(GccHeaders);
+    }
     return Args;
   };
 

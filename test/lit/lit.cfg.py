@@ -58,6 +58,11 @@ if os.path.exists(os.path.join(config.cuda_toolkit, "include", "cuda_runtime.h")
     config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+# GCC's own headers (omp.h), which the driver searches last as nvcc's host
+# compiler would (DriverOptions.cpp, gccHeaderDir).
+import glob
+if glob.glob("/usr/lib/gcc/*/*/include/omp.h") or glob.glob("/usr/lib64/gcc/*/*/include/omp.h"):
+    config.available_features.add("gcc-omp")
 
 # Driver and integration tests (test/lit/driver, test/lit/integration): real
 # tools where the machine has them, each test REQUIRES what it runs.

@@ -220,19 +220,26 @@ __device__ unsigned atomicDec(unsigned *address, unsigned val);
 /* Arithmetic helpers kernels commonly call. */
 #define SHMEM_LINT_MINMAX_TARGET __host__ __device__
 #include "shmem_lint_minmax.h"
-static __inline__ __host__ __device__ float fminf(float a, float b) { return a < b ? a : b; }
-static __inline__ __host__ __device__ float fmaxf(float a, float b) { return a > b ? a : b; }
+/* Device only: the C library declares them for the host, and a host
+ * overload of ours would clash with it where <cmath> is included. */
+static __inline__ __device__ float fminf(float a, float b) { return a < b ? a : b; }
+static __inline__ __device__ float fmaxf(float a, float b) { return a > b ? a : b; }
 __device__ float __expf(float);
 __device__ float expf(float);
 __device__ float sqrtf(float);
 __device__ float rsqrtf(float);
 __device__ float fabsf(float);
 __device__ float __fdividef(float, float);
-__device__ float __ldg(const float *);
 __device__ int __popc(unsigned);
 __device__ int __clz(int);
 __device__ int __ffs(int);
 __device__ unsigned __brev(unsigned);
 __device__ long long clock64(void);
+
+/* Every load and store with a cache hint: clang's headers, which would
+ * define some of them, are not included without a toolkit. */
+#define SHMEM_LINT_CACHE_HINTS_ALL 1
+#include "shmem_lint_cache_hints.h"
+#include "shmem_lint_host_math.h"
 
 #endif /* SHMEM_LINT_CUDA_H */
