@@ -32,6 +32,13 @@ static std::optional<int64_t> constInt(const Expr *E, ASTContext &Ctx) {
   return std::nullopt;
 }
 
+/// Whether \p A and \p B read one variable.
+static bool sameVariable(const Expr *A, const Expr *B) {
+  const auto *DA = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *DB = dyn_cast<DeclRefExpr>(B->IgnoreParenImpCasts());
+  return DA && DB && DA->getDecl() == DB->getDecl();
+}
+
 /// Whether \p E names \p V.
 static bool names(const Expr *E, const VarDecl *V) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
@@ -157,9 +164,13 @@ std::optional<PartialDim3> evaluatePartialDim3(const Expr *E,
       return evaluatePartialDim3(CE->getArg(0), Ctx); // copy construction
     for (unsigned I = 0; I < N; ++I)
       P.Part[I] = Part(CE->getArg(I)); // A default argument is its value.
+    P.SameXY = N >= 2 && !P.Part[0] && !P.Part[1] &&
+               sameVariable(CE->getArg(0), CE->getArg(1));
   } else if (const auto *IL = dyn_cast<InitListExpr>(E)) {
     for (unsigned I = 0; I < std::min(IL->getNumInits(), 3u); ++I)
       P.Part[I] = Part(IL->getInit(I));
+    P.SameXY = IL->getNumInits() >= 2 && !P.Part[0] && !P.Part[1] &&
+               sameVariable(IL->getInit(0), IL->getInit(1));
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V || !V->getInit())
@@ -172,9 +183,11 @@ std::optional<PartialDim3> evaluatePartialDim3(const Expr *E,
     return std::nullopt;
   }
   // A shape with no constant part (`<<<g, n>>>`) says nothing; nor does
-  // the default 1 of a shape whose x is unknown.
-  if (!P.Part[0] && !(E->getType()->isRecordType() &&
-                      ((P.Part[1] && *P.Part[1] > 1) || (P.Part[2] && *P.Part[2] > 1))))
+  // the default 1 of a shape whose x is unknown. A square one does.
+  bool Says = P.Part[0] || P.SameXY ||
+              (E->getType()->isRecordType() &&
+               ((P.Part[1] && *P.Part[1] > 1) || (P.Part[2] && *P.Part[2] > 1)));
+  if (!Says)
     return std::nullopt;
   return P;
 }
@@ -604,6 +617,21 @@ Completion complete(const PartialDim3 &Known, const ShapeFacts &Facts,
     Fixed *= Part[A];
   }
   unsigned Left = std::max(1u, Threads / std::max(1u, Fixed));
+  if (Known.SameXY && Unknown[0] && Unknown[1]) {
+    // dim3(s, s): a square of the threads left, within the bounds.
+    unsigned S = 1;
+    while ((S + 1) * (S + 1) <= Left)
+      ++S;
+    for (unsigned A = 0; A < 2; ++A)
+      if (Facts.Axis[A].AtMost)
+        S = std::min(S, *Facts.Axis[A].AtMost);
+    Part[0] = Part[1] = S;
+    Unknown[0] = Unknown[1] = false;
+    Left = std::max(1u, Left / (S * S));
+    C.Guessed = true;
+    Why.push_back("x = y = " + std::to_string(S) +
+                  " assumed (the launch gives both as one value)");
+  }
   for (unsigned A = 0; A < 3; ++A) {
     if (!Unknown[A])
       continue;

@@ -65,9 +65,13 @@ struct ShapeCommentProblem {
 /// (`dim3(32, by)`): the unknown ones are none.
 struct PartialDim3 {
   std::optional<unsigned> Part[3];
+  /// x and y are one variable the launch does not give as a constant
+  /// (`dim3(s, s)`): a square block.
+  bool SameXY = false;
   bool complete() const { return Part[0] && Part[1] && Part[2]; }
   bool operator==(const PartialDim3 &O) const {
-    return Part[0] == O.Part[0] && Part[1] == O.Part[1] && Part[2] == O.Part[2];
+    return Part[0] == O.Part[0] && Part[1] == O.Part[1] &&
+           Part[2] == O.Part[2] && SameXY == O.SameXY;
   }
 };
 

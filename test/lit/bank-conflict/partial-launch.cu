@@ -13,7 +13,7 @@ __global__ void rows(float *out) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
 // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0
-// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x8 threads (launch at line 81; y = 8 assumed); state the shape with
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x8 threads (launch at line {{[0-9]+}}; y = 8 assumed); state the shape with
 }
 
 // y is a constant: x is guessed.
@@ -23,7 +23,7 @@ __global__ void columns(float *out) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
 // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0
-// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x8 threads (launch at line 82; x = 32 assumed); state the shape with
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x8 threads (launch at line {{[0-9]+}}; x = 32 assumed); state the shape with
 }
 
 // The kernel states the part the launch does not: nothing is guessed, and
@@ -35,7 +35,7 @@ __global__ void stated(float *out) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
 // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict: lanes 0-31 read 32 distinct words of 't' in bank 0
-// CHECK-MESSAGES: :[[@LINE-7]]:17: note: analysed for a block of 32x4 threads (launch at line 83; blockDim.y == 4 by the assert at line [[@LINE-5]]){{$}}
+// CHECK-MESSAGES: :[[@LINE-7]]:17: note: analysed for a block of 32x4 threads (launch at line {{[0-9]+}}; blockDim.y == 4 by the assert at line [[@LINE-5]]){{$}}
 }
 
 // A kernel that never reads threadIdx.y: rows that cannot tell themselves
@@ -44,7 +44,7 @@ __global__ void flat(float *out) {
   __shared__ float t[64 * 32];
   t[threadIdx.x * 32] = threadIdx.x;
 // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way bank conflict: lanes 0-31 write 32 distinct words of 't' in bank 0
-// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 64 threads (launch at line 84){{$}}
+// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 64 threads (launch at line {{[0-9]+}}){{$}}
   __syncthreads();
   out[threadIdx.x] = t[threadIdx.x];
 }
@@ -64,7 +64,7 @@ __global__ void constant(float *out) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
 // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict
-// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x2 threads (launch at line 86){{$}}
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x2 threads (launch at line {{[0-9]+}}){{$}}
 }
 
 // Rodinia's style: a dim3 declared empty, its parts assigned. x is given
@@ -73,7 +73,18 @@ __global__ void assigned(float *out) {
   __shared__ float t[128][32];
   t[threadIdx.x][threadIdx.y] = threadIdx.x;
 // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way bank conflict
-// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 128x2 threads (launch at line 90; y = 2 assumed); state the shape with
+// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 128x2 threads (launch at line {{[0-9]+}}; y = 2 assumed); state the shape with
+}
+
+// dim3(s, s): one value for x and y, a square of 256 threads.
+__global__ void square(float *out) {
+  __shared__ float t[32][32];
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 2-way bank conflict
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 16-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-7]]:17: note: analysed for a block of 16x16 threads (launch at line {{[0-9]+}}; x = y = 16 assumed (the launch gives both as one value)); state the shape with
 }
 
 void launch(float *out, int by, int n) {
@@ -88,4 +99,5 @@ void launch(float *out, int by, int n) {
   threads.x = 128;
   threads.y = by;
   assigned<<<1, threads>>>(out);
+  square<<<1, dim3(n, n)>>>(out);
 }
