@@ -618,19 +618,33 @@ Completion complete(const PartialDim3 &Known, const ShapeFacts &Facts,
   }
   unsigned Left = std::max(1u, Threads / std::max(1u, Fixed));
   if (Known.SameXY && Unknown[0] && Unknown[1]) {
-    // dim3(s, s): a square of the threads left, within the bounds.
+    // dim3(s, s): one tile per block where the kernel's arrays bound both
+    // sides (matrixMul's As[BLOCK_SIZE][BLOCK_SIZE] read as As[ty][tx]),
+    // else a square of the threads left.
+    const AxisFacts &FX = Facts.Axis[0], &FY = Facts.Axis[1];
     unsigned S = 1;
-    while ((S + 1) * (S + 1) <= Left)
-      ++S;
-    for (unsigned A = 0; A < 2; ++A)
-      if (Facts.Axis[A].AtMost)
-        S = std::min(S, *Facts.Axis[A].AtMost);
+    std::string Bound;
+    if (FX.AtMost && FY.AtMost &&
+        std::min(*FX.AtMost, *FY.AtMost) *
+                std::min(*FX.AtMost, *FY.AtMost) <=
+            ThreadGeometry::MaxThreadsPerBlock) {
+      S = std::min(*FX.AtMost, *FY.AtMost);
+      const AxisFacts &F = *FX.AtMost <= *FY.AtMost ? FX : FY;
+      Bound = ", the most " + F.AtMostWhy.substr(0, F.AtMostWhy.find(' ')) +
+              " allows: " + F.AtMostWhy;
+    } else {
+      while ((S + 1) * (S + 1) <= Left)
+        ++S;
+      for (const AxisFacts *F : {&FX, &FY})
+        if (F->AtMost)
+          S = std::min(S, *F->AtMost);
+    }
     Part[0] = Part[1] = S;
     Unknown[0] = Unknown[1] = false;
     Left = std::max(1u, Left / (S * S));
     C.Guessed = true;
     Why.push_back("x = y = " + std::to_string(S) +
-                  " assumed (the launch gives both as one value)");
+                  " assumed (the launch gives both as one value)" + Bound);
   }
   for (unsigned A = 0; A < 3; ++A) {
     if (!Unknown[A])

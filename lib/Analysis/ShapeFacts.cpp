@@ -264,8 +264,15 @@ private:
       if (isa<ParmVarDecl>(V))
         return V->getDeclContext() == Kernel && !Modified.Vars.count(V) &&
                !V->getType()->isReferenceType();
-      return V->getType().isConstQualified() && V->getInit() &&
-             !V->getInit()->isValueDependent() && constant(V->getInit());
+      if (V->getType().isConstQualified() && V->getInit() &&
+          !V->getInit()->isValueDependent() && constant(V->getInit()))
+        return true;
+      // A local the kernel never changes after giving it a value every
+      // thread computes alike (`int aBegin = wA * BLOCK_SIZE * blockIdx.y;`).
+      return V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+             V->getInit() && !Modified.Vars.count(V) &&
+             V->getParentFunctionOrMethod() == Kernel &&
+             plainlyUniform(V->getInit(), Own);
     }
     if (isa<BinaryOperator>(E) || isa<UnaryOperator>(E) ||
         isa<ConditionalOperator>(E)) {

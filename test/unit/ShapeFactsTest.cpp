@@ -73,6 +73,14 @@ const Case Cases[] = {
     {"in a loop every thread runs alike",
      "for (int i = 0; i < n; ++i) t[i % 8][" TX "] = 0;", None, 32, None,
      None},
+    {"in a loop bounded by locals every thread computes alike",
+     "int first = n * 8; int last = first + 8; "
+     "for (int i = first; i < last; ++i) t[i % 8][" TX "] = 0;",
+     None, 32, None, None},
+    {"in a loop bounded by a local that changes",
+     "int last = n; last += " TX "; "
+     "for (int i = 0; i < last; ++i) t[i % 8][" TX "] = 0;",
+     None, None, None, None},
     {"in a loop whose start depends on the thread",
      "for (int i = " TX " / 32; i < 8; i += 4) t[i][" TX "] = 0;", None, None,
      None, None},

@@ -76,15 +76,25 @@ __global__ void assigned(float *out) {
 // CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 128x2 threads (launch at line {{[0-9]+}}; y = 2 assumed); state the shape with
 }
 
-// dim3(s, s): one value for x and y, a square of 256 threads.
+// dim3(s, s): one value for x and y. Where the kernel's arrays bound both
+// (every thread indexes a 32 x 32 tile by threadIdx.y and .x), one tile per
+// block: 32 x 32.
 __global__ void square(float *out) {
   __shared__ float t[32][32];
   t[threadIdx.y][threadIdx.x] = threadIdx.x;
-// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 2-way bank conflict
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
-// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 16-way bank conflict
-// CHECK-MESSAGES: :[[@LINE-7]]:17: note: analysed for a block of 16x16 threads (launch at line {{[0-9]+}}; x = y = 16 assumed (the launch gives both as one value)); state the shape with
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 32-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-6]]:17: note: analysed for a block of 32x32 threads (launch at line {{[0-9]+}}; x = y = 32 assumed (the launch gives both as one value), the most 't' allows: 't' has 32 elements where every thread indexes it by threadIdx.x (line [[@LINE-4]])); state the shape with
+}
+
+// Where nothing bounds them, a square of 256 threads.
+__global__ void squareUnbounded(float *out, int n) {
+  __shared__ float t[32][32];
+  if (n > 0)
+    t[threadIdx.y % 32][threadIdx.x % 32] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 2-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-5]]:17: note: analysed for a block of 16x16 threads (launch at line {{[0-9]+}}; x = y = 16 assumed (the launch gives both as one value)); state the shape with
 }
 
 void launch(float *out, int by, int n) {
@@ -100,4 +110,5 @@ void launch(float *out, int by, int n) {
   threads.y = by;
   assigned<<<1, threads>>>(out);
   square<<<1, dim3(n, n)>>>(out);
+  squareUnbounded<<<1, dim3(n, n)>>>(out, n);
 }
