@@ -199,6 +199,13 @@ std::optional<Dim3> evaluateDim3(const Expr *E, ASTContext &Ctx) {
   return Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
 }
 
+/// Two launches' dynamic shared memory as one: the larger, or none when
+/// one of them is not known.
+static std::optional<int64_t> largerOrUnknown(std::optional<int64_t> A,
+                                              std::optional<int64_t> B) {
+  return A && B ? std::optional<int64_t>(std::max(*A, *B)) : std::nullopt;
+}
+
 /// Adds \p S to \p Shapes, or merges it into the one with its block: a
 /// kernel launched twice with one shape is analysed once, with the larger
 /// dynamic shared memory, or none when one of them is not known.
@@ -206,10 +213,7 @@ static void addShape(std::vector<BlockShape> &Shapes, const BlockShape &S) {
   for (BlockShape &Old : Shapes)
     if (Old.Block == S.Block) {
       Old.DynamicSharedBytes =
-          Old.DynamicSharedBytes && S.DynamicSharedBytes
-              ? std::optional<int64_t>(
-                    std::max(*Old.DynamicSharedBytes, *S.DynamicSharedBytes))
-              : std::nullopt;
+          largerOrUnknown(Old.DynamicSharedBytes, S.DynamicSharedBytes);
       return;
     }
   Shapes.push_back(S);
@@ -314,10 +318,7 @@ public:
         if (Old.Block == *P) {
           // As addShape: the first launch names it.
           Old.DynamicSharedBytes =
-              Old.DynamicSharedBytes && Dynamic
-                  ? std::optional<int64_t>(
-                        std::max(*Old.DynamicSharedBytes, *Dynamic))
-                  : std::nullopt;
+              largerOrUnknown(Old.DynamicSharedBytes, Dynamic);
           return;
         }
       V.push_back({*P, Source, Dynamic});
