@@ -5,6 +5,7 @@
 
 #include "ExprUtil.h"
 #include "ShapeFacts.h"
+#include "Program/CudaModel.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -219,6 +220,15 @@ static void addShape(std::vector<BlockShape> &Shapes, const BlockShape &S) {
   Shapes.push_back(S);
 }
 
+/// Where the grid comes in a launch's configuration call: first in the
+/// host's (`__cudaPushCallConfiguration(grid, block, bytes, stream)`), third
+/// in the device's (`cudaLaunchDevice(func, params, grid, block, bytes,
+/// stream)`), which clang builds for a launch it also compiles for the
+/// device: one in a lambda, implicitly __host__ __device__.
+static unsigned configOffset(const CallExpr *Config) {
+  return cuda::calleeName(Config) == "cudaLaunchDevice" ? 2 : 0;
+}
+
 namespace {
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
@@ -279,10 +289,11 @@ public:
   std::optional<int64_t> dynamicBytes(const CallExpr *Config) const {
     if (!Config)
       return std::nullopt;
-    if (Config->getNumArgs() < 3)
+    unsigned At = configOffset(Config) + 2;
+    if (Config->getNumArgs() <= At)
       return 0;
     Expr::EvalResult R;
-    const Expr *Arg = Config->getArg(2);
+    const Expr *Arg = Config->getArg(At);
     if (Arg->isValueDependent() || !Arg->EvaluateAsInt(R, Ctx))
       return std::nullopt;
     return R.Val.getInt().getExtValue();
@@ -333,12 +344,13 @@ public:
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
     const CallExpr *Config = E->getConfig();
-    if (!Config || Config->getNumArgs() < 2)
+    if (!Config || Config->getNumArgs() < configOffset(Config) + 2)
       return true;
+    const Expr *Block = Config->getArg(configOffset(Config) + 1);
     if (const FunctionDecl *K = E->getDirectCallee())
-      addLaunch(K, Config->getArg(1), E->getBeginLoc(), Config);
+      addLaunch(K, Block, E->getBeginLoc(), Config);
     else if (const VarDecl *Ptr = pointerVariable(E->getCallee()))
-      PointerLaunches.push_back({Ptr, Config->getArg(1), E->getBeginLoc()});
+      PointerLaunches.push_back({Ptr, Block, E->getBeginLoc()});
     return true;
   }
 
