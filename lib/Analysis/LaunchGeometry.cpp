@@ -59,6 +59,18 @@ public:
   /// Whether the variable is changed other than part by part.
   bool Whole = false;
 
+  /// The axis \p E names when it is `V.x`, `V.y` or `V.z`.
+  std::optional<unsigned> partOf(const Expr *E) const {
+    const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    if (!M || !names(M->getBase(), V) ||
+        !M->getMemberDecl()->getDeclName().isIdentifier())
+      return std::nullopt;
+    StringRef N = M->getMemberDecl()->getName();
+    if (N == "x" || N == "y" || N == "z")
+      return unsigned(N[0] - 'x');
+    return std::nullopt;
+  }
+
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (!B->isAssignmentOp())
       return true;
@@ -67,20 +79,15 @@ public:
       Whole = true;
       return true;
     }
-    const auto *M = dyn_cast<MemberExpr>(L);
-    if (!M || !names(M->getBase(), V) ||
-        !M->getMemberDecl()->getDeclName().isIdentifier())
-      return true;
-    StringRef N = M->getMemberDecl()->getName();
-    unsigned Axis = N == "x" ? 0 : N == "y" ? 1 : N == "z" ? 2 : 3;
-    if (Axis == 3)
+    std::optional<unsigned> Axis = partOf(L);
+    if (!Axis)
       return true;
     std::optional<int64_t> Value;
     Expr::EvalResult R;
     if (B->getOpcode() == BO_Assign && !B->getRHS()->isValueDependent() &&
         B->getRHS()->EvaluateAsInt(R, Ctx))
       Value = R.Val.getInt().getExtValue();
-    Values[Axis].push_back(Value);
+    Values[*Axis].push_back(Value);
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
@@ -92,6 +99,10 @@ public:
     // Its address taken: anything may set it.
     if (U->getOpcode() == UO_AddrOf && names(U->getSubExpr(), V))
       Whole = true;
+    // `threads.x++`: a part changed by a value not read here.
+    if (U->isIncrementDecrementOp())
+      if (std::optional<unsigned> Axis = partOf(U->getSubExpr()))
+        Values[*Axis].push_back(std::nullopt);
     return true;
   }
 

@@ -97,6 +97,14 @@ __global__ void squareUnbounded(float *out, int n) {
 // CHECK-MESSAGES: :[[@LINE-5]]:17: note: analysed for a block of 16x16 threads (launch at line {{[0-9]+}}; x = y = 16 assumed (the launch gives both as one value)); state the shape with
 }
 
+// A part changed after it is given (threads.x++ in a loop): not known.
+__global__ void incremented(float *out) {
+  __shared__ float t[64][32];
+  t[threadIdx.x % 64][0] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 256 threads (launch at line {{[0-9]+}}; x = 256 assumed); state the shape with
+}
+
 void launch(float *out, int by, int n) {
   dim3 block(32, by);
   rows<<<1, block>>>(out);
@@ -111,4 +119,9 @@ void launch(float *out, int by, int n) {
   assigned<<<1, threads>>>(out);
   square<<<1, dim3(n, n)>>>(out);
   squareUnbounded<<<1, dim3(n, n)>>>(out, n);
+  dim3 grown;
+  grown.x = 64;
+  for (int i = 0; i < n; ++i)
+    grown.x++;
+  incremented<<<1, grown>>>(out);
 }
