@@ -211,21 +211,19 @@ std::optional<Dim3> evaluateDim3(const Expr *E, ASTContext &Ctx) {
   return Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
 }
 
-/// Two launches' dynamic shared memory as one: the larger, or none when
-/// one of them is not known.
-static std::optional<int64_t> largerOrUnknown(std::optional<int64_t> A,
-                                              std::optional<int64_t> B) {
-  return A && B ? std::optional<int64_t>(std::max(*A, *B)) : std::nullopt;
-}
-
 /// Adds \p S to \p Shapes, or merges it into the one with its block: a
-/// kernel launched twice with one shape is analysed once, with the larger
-/// dynamic shared memory, or none when one of them is not known.
-static void addShape(std::vector<BlockShape> &Shapes, const BlockShape &S) {
-  for (BlockShape &Old : Shapes)
+/// kernel launched twice with one shape is analysed once (named by the
+/// first launch), with the larger dynamic shared memory, or none when one
+/// of them is not known. For whole shapes and partly constant ones alike.
+template <typename Shape>
+static void addShape(std::vector<Shape> &Shapes, const Shape &S) {
+  for (Shape &Old : Shapes)
     if (Old.Block == S.Block) {
       Old.DynamicSharedBytes =
-          largerOrUnknown(Old.DynamicSharedBytes, S.DynamicSharedBytes);
+          Old.DynamicSharedBytes && S.DynamicSharedBytes
+              ? std::optional<int64_t>(
+                    std::max(*Old.DynamicSharedBytes, *S.DynamicSharedBytes))
+              : std::nullopt;
       return;
     }
   Shapes.push_back(S);
@@ -334,16 +332,8 @@ public:
       Source += " of " + SM.getFilename(L).str();
     const FunctionDecl *Canon = K->getCanonicalDecl();
     if (!P->complete()) {
-      auto &V = PartialLaunches[Canon];
-      std::optional<int64_t> Dynamic = dynamicBytes(Config);
-      for (PartialLaunch &Old : V)
-        if (Old.Block == *P) {
-          // As addShape: the first launch names it.
-          Old.DynamicSharedBytes =
-              largerOrUnknown(Old.DynamicSharedBytes, Dynamic);
-          return;
-        }
-      V.push_back({*P, Source, Dynamic});
+      addShape(PartialLaunches[Canon],
+               PartialLaunch{*P, Source, dynamicBytes(Config)});
       return;
     }
     BlockShape S;
@@ -654,8 +644,9 @@ Completion complete(const PartialDim3 &Known, const ShapeFacts &Facts,
             ThreadGeometry::MaxThreadsPerBlock) {
       S = std::min(*FX.AtMost, *FY.AtMost);
       const AxisFacts &F = *FX.AtMost <= *FY.AtMost ? FX : FY;
-      Bound = ", the most " + F.AtMostWhy.substr(0, F.AtMostWhy.find(' ')) +
-              " allows: " + F.AtMostWhy;
+      Bound = F.AtMostArray.empty()
+                  ? ", the most " + F.AtMostWhy + " allows"
+                  : ", the most " + F.AtMostArray + " allows: " + F.AtMostWhy;
     } else {
       while ((S + 1) * (S + 1) <= Left)
         ++S;

@@ -42,16 +42,19 @@ bool isFailCall(const Stmt *S) {
          N == "_wassert" || N == "__trap" || N == "__builtin_trap";
 }
 
+/// The statement \p S ends with: itself, or the last of a block (nested
+/// blocks included); null for an empty block.
+const Stmt *finalStmt(const Stmt *S) {
+  while (const auto *C = dyn_cast_or_null<CompoundStmt>(S))
+    S = C->body_empty() ? nullptr : C->body_back();
+  return S;
+}
+
 /// Whether \p S leaves the kernel or stops the thread: `return;`, a call
 /// that does not come back, or a block that ends in one.
 bool endsThread(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<ReturnStmt>(S) || isFailCall(S))
-    return true;
-  if (const auto *C = dyn_cast<CompoundStmt>(S))
-    return !C->body_empty() && endsThread(C->body_back());
-  return false;
+  S = finalStmt(S);
+  return S && (isa<ReturnStmt>(S) || isFailCall(S));
 }
 
 class FactReader {
@@ -106,12 +109,14 @@ private:
     A.ExactWhy = Why;
   }
 
-  void atMost(unsigned Axis, int64_t V, const std::string &Why) {
+  void atMost(unsigned Axis, int64_t V, const std::string &Why,
+              const std::string &Array = "") {
     AxisFacts &A = Facts.Axis[Axis];
     if (V < 1 || (A.AtMost && *A.AtMost <= V))
       return;
     A.AtMost = unsigned(std::min<int64_t>(V, ThreadGeometry::MaxThreadsPerBlock));
     A.AtMostWhy = Why;
+    A.AtMostArray = Array;
   }
 
   /// Record what \p E says about blockDim when it is \p Holds.
@@ -174,12 +179,8 @@ private:
       // where c is false, respectively true.
       if (endsThread(If->getThen()) && !If->getElse())
         condition(If->getCond(), false,
-                  At(isa<ReturnStmt>(If->getThen()) ||
-                             (isa<CompoundStmt>(If->getThen()) &&
-                              isa<ReturnStmt>(
-                                  cast<CompoundStmt>(If->getThen())->body_back()))
-                         ? "early return"
-                         : "check",
+                  At(isa<ReturnStmt>(finalStmt(If->getThen())) ? "early return"
+                                                                : "check",
                      If->getBeginLoc()));
       else if (If->getElse() && endsThread(If->getElse()) &&
                isa<NullStmt>(If->getThen()))
@@ -431,7 +432,8 @@ private:
            Name + " has " + std::to_string(T->getSize().getZExtValue()) +
                " elements where every thread indexes it by threadIdx." +
                AxisName[*Axis] + " (line " +
-               std::to_string(line(A->getExprLoc())) + ")");
+               std::to_string(line(A->getExprLoc())) + ")",
+           Name);
   }
 };
 

@@ -38,9 +38,10 @@ struct AxisFacts {
   /// line 4").
   std::optional<unsigned> Exact;
   std::string ExactWhy;
-  /// blockDim along this axis is at most this, and why.
+  /// blockDim along this axis is at most this, and why; for a bound an
+  /// array gives, the array ("'tile'"), empty for a stated condition.
   std::optional<unsigned> AtMost;
-  std::string AtMostWhy;
+  std::string AtMostWhy, AtMostArray;
 };
 
 struct ShapeFacts {

@@ -97,6 +97,18 @@ __global__ void squareUnbounded(float *out, int n) {
 // CHECK-MESSAGES: :[[@LINE-5]]:17: note: analysed for a block of 16x16 threads (launch at line {{[0-9]+}}; x = y = 16 assumed (the launch gives both as one value)); state the shape with
 }
 
+// A square bounded by a stated condition rather than an array.
+__global__ void squareAsserted(float *out) {
+  __shared__ float t[32][32];
+  assert(blockDim.x <= 8 && blockDim.y <= 8);
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 4-way bank conflict
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 8-way bank conflict
+// CHECK-MESSAGES: :[[@LINE-8]]:17: note: analysed for a block of 8x8 threads (launch at line {{[0-9]+}}; x = y = 8 assumed (the launch gives both as one value), the most the assert at line [[@LINE-6]] allows); state the shape with
+}
+
 // A part changed after it is given (threads.x++ in a loop): not known.
 __global__ void incremented(float *out) {
   __shared__ float t[64][32];
@@ -119,6 +131,7 @@ void launch(float *out, int by, int n) {
   assigned<<<1, threads>>>(out);
   square<<<1, dim3(n, n)>>>(out);
   squareUnbounded<<<1, dim3(n, n)>>>(out, n);
+  squareAsserted<<<1, dim3(n, n)>>>(out);
   dim3 grown;
   grown.x = 64;
   for (int i = 0; i < n; ++i)
