@@ -284,6 +284,52 @@ struct CountedBarrierEvent {
   int Barrier = -1;
 };
 
+/// A bulk tensor copy (TMA) into shared memory (cuda::BulkTensorCopy): a
+/// thread asks the copy engine to write a box there, at some time before
+/// the mbarrier phase it completes ends. Not a SharedAccess: no lane
+/// touches the bytes, and how many there are and where each element lands
+/// come from the tensor map the host made (TensorMaps), which the checks
+/// join in.
+struct BulkCopyEvent {
+  const clang::Stmt *S = nullptr; ///< The asm statement or call.
+  clang::SourceLocation Loc;
+  /// The destination in each issuing thread; none when the walk does not
+  /// know it is shared.
+  std::optional<PointerValue> Dst;
+  /// The kernel parameter that holds the tensor map; null when the map
+  /// comes from elsewhere (global memory, a pointer argument).
+  const clang::ValueDecl *Map = nullptr;
+  /// The mbarrier whose transaction count it completes, when known.
+  std::optional<PointerValue> Barrier;
+  /// Through a cuda::barrier: its wait (a block barrier here) completes it.
+  bool CudaBarrier = false;
+  std::vector<char> Active; ///< The issuing threads.
+  bool ActiveApprox = false;
+  std::vector<const clang::CallExpr *> CallStack;
+  unsigned Seq = 0;
+};
+
+/// A wait for an mbarrier's phase: inline `mbarrier.try_wait/test_wait`,
+/// cuda::ptx's calls, a cuda::barrier's wait. The threads in Active have
+/// seen the bulk copies that completed the phase.
+struct BarrierWaitEvent {
+  clang::SourceLocation Loc;
+  std::optional<PointerValue> Barrier; ///< When known.
+  std::vector<char> Active;
+  bool ActiveApprox = false;
+  std::vector<const clang::CallExpr *> CallStack;
+  unsigned Seq = 0;
+};
+
+/// Where the kernel's own body reaches \p Loc: the outermost call of
+/// \p CallStack (a TMA helper's asm is named by the helper's call), or
+/// \p Loc itself when it is in the body.
+inline clang::SourceLocation
+kernelSite(clang::SourceLocation Loc,
+           const std::vector<const clang::CallExpr *> &CallStack) {
+  return CallStack.empty() ? Loc : CallStack.front()->getExprLoc();
+}
+
 struct KernelTrace {
   const clang::FunctionDecl *Kernel = nullptr;
   ThreadGeometry Geometry{Dim3{}};
@@ -306,6 +352,9 @@ struct KernelTrace {
   std::vector<BarrierEvent> Collectives;
   /// Named barriers with a thread count (see CountedBarrierEvent).
   std::vector<CountedBarrierEvent> CountedBarriers;
+  /// Bulk tensor copies (TMA) and mbarrier waits, in program order.
+  std::vector<BulkCopyEvent> BulkCopies;
+  std::vector<BarrierWaitEvent> BarrierWaits;
   /// Global loads and stores (see GlobalAccess), in program order.
   std::vector<GlobalAccess> GlobalAccesses;
   /// Per branching statement (if, loop, switch, ?:, && and ||, keyed as the

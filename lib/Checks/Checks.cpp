@@ -3,6 +3,7 @@
 #include "Checks.h"
 
 #include "Analysis/LaunchGeometry.h"
+#include "Analysis/TensorMaps.h"
 #include "Occupancy.h"
 
 #include "clang/AST/PrettyPrinter.h"
@@ -143,6 +144,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
   KernelReach Reach;
   LaunchGeometry Geometry(Ctx, Opts, &Reach);
   ProgramCFGs Graphs(Ctx);
+  std::optional<TensorMaps> Maps;
   // Said by the first enabled check, as the walk's own gaps are in the
   // clang-tidy module: every check reads the shape, and a front end needs a
   // check's name on every warning.
@@ -185,6 +187,11 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
       Stats.SharedAccesses += Trace.Accesses.size();
       Stats.Barriers += Trace.Barriers.size();
       KernelContext KC{Ctx, Opts, K, displayName(K), Trace, Graphs};
+      // The host side is scanned for tensor maps only when a kernel makes
+      // a TMA copy.
+      if (!Trace.BulkCopies.empty() && !Maps)
+        Maps.emplace(Ctx);
+      KC.Maps = Maps ? &*Maps : nullptr;
       KC.Reported = &Sink;
       KC.GapSink = &Sink;
       // What the walk left out concerns every check; said once per

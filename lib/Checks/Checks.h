@@ -49,6 +49,7 @@ struct TransferVerdict {
 };
 
 class OncePerLocation;
+class TensorMaps;
 
 /// Everything a check may look at for one kernel and one block shape.
 struct KernelContext {
@@ -65,6 +66,9 @@ struct KernelContext {
   /// checks (and the padding what-if, once per candidate padding) ask for
   /// the same ones, and each enumerates every warp and unknown value.
   mutable std::map<unsigned, TransferVerdict> TransferCache = {};
+  /// The tensor maps the host passes to kernels (TMA), when the kernel
+  /// makes a bulk tensor copy; null otherwise.
+  const TensorMaps *Maps = nullptr;
   /// What runChecks has kept so far in this translation unit.
   const OncePerLocation *Reported = nullptr;
 

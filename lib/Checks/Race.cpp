@@ -14,8 +14,10 @@
 
 #include "Checks.h"
 #include "ThreadSets.h"
+#include "TmaTiles.h"
 
 #include "Analysis/AsyncCopies.h"
+#include "Analysis/BulkCopies.h"
 #include "Analysis/RaceAnalysis.h"
 
 #include "clang/AST/Type.h"
@@ -574,6 +576,65 @@ static void reportAsyncCopyRaces(const KernelContext &K, FindingSink &Sink) {
   }
 }
 
+/// Accesses that meet a TMA copy in flight (BulkCopies.h).
+static void reportBulkCopyRaces(const KernelContext &K, FindingSink &Sink) {
+  if (K.Trace.BulkCopies.empty())
+    return;
+  reportUnknownTmaLayouts(K, CheckKind::Race, Sink);
+  const SourceManager &SM = K.Ctx.getSourceManager();
+  auto Line = [&](SourceLocation L) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
+  };
+  for (const BulkCopyRace &R : bulkCopyRaces(K.Trace, tmaFootprints(K))) {
+    const BulkCopyEvent &C = K.Trace.BulkCopies[R.Copy];
+    const SharedAccess &A = K.Trace.Accesses[R.Access];
+    const ThreadGeometry &G = K.Trace.Geometry;
+    std::string Reader = G.describeThread(R.Thread);
+    std::string Writer = G.describeThread(R.Writer);
+    const char *What = A.Kind == AccessKind::Load ? "read" : "write";
+    std::ostringstream Msg;
+    Msg << "race with a TMA copy: " << Reader << " " << accessVerb(A) << " '"
+        << sharedElementName(K.Ctx, A, R.Byte) << "' while the bulk tensor "
+        << "copy " << Writer << " issued at line "
+        << Line(kernelSite(C.Loc, C.CallStack))
+        << " may still be writing it; ";
+    if (!R.Wait) {
+      Msg << "no wait on its mbarrier follows the copy: wait for the phase "
+             "it completes (mbarrier.try_wait.parity) before the "
+          << What;
+    } else {
+      const BarrierWaitEvent &W = K.Trace.BarrierWaits[*R.Wait];
+      std::string WaitLine = Line(kernelSite(W.Loc, W.CallStack));
+      if (W.Seq > A.Seq)
+        Msg << "the copy is complete only after the wait at line "
+            << WaitLine << ": " << What << " after it";
+      else
+        Msg << Reader << " does not wait on the mbarrier (line " << WaitLine
+            << ") and no __syncthreads() after that wait "
+            << "comes before the " << What
+            << ": wait in every thread that reads the tile, or add "
+               "__syncthreads() after the wait";
+    }
+    Finding F;
+    F.Check = CheckKind::Race;
+    F.Loc = A.Loc;
+    F.Range = A.E->getSourceRange();
+    F.Message = Msg.str();
+    F.Notes.push_back(
+        {kernelSite(C.Loc, C.CallStack), "the TMA copy, by " + Writer});
+    if (R.Wait) {
+      const BarrierWaitEvent &W = K.Trace.BarrierWaits[*R.Wait];
+      F.Notes.push_back(
+          {kernelSite(W.Loc, W.CallStack), "the wait that completes it"});
+    }
+    if (!A.CallStack.empty())
+      F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
+    addInstantiationNote(K, F.Notes);
+    F.Notes.push_back(blockShapeNote(K));
+    Sink.report(F);
+  }
+}
+
 void checkRaces(const KernelContext &K, FindingSink &Sink) {
   if (K.Trace.SharedPipeline.isValid()) {
     // Producers' copies waited for by consumers, stage by stage: with no
@@ -590,6 +651,7 @@ void checkRaces(const KernelContext &K, FindingSink &Sink) {
   RaceReporter Reporter(K, Sink);
   findRaces(K.Ctx, K.Trace, K.Opts, Reporter, /*Search=*/nullptr, &K.Graphs);
   reportAsyncCopyRaces(K, Sink);
+  reportBulkCopyRaces(K, Sink);
 }
 
 } // namespace shmem

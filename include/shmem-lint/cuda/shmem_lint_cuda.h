@@ -95,6 +95,8 @@ SHMEM_LINT_MAKE4(float, float)
 SHMEM_LINT_MAKE2(int, int)
 SHMEM_LINT_MAKE4(int, int)
 SHMEM_LINT_MAKE2(double, double)
+SHMEM_LINT_MAKE2(uint, unsigned int)
+SHMEM_LINT_MAKE4(uint, unsigned int)
 #undef SHMEM_LINT_MAKE2
 #undef SHMEM_LINT_MAKE4
 
@@ -125,6 +127,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                        enum cudaMemcpyKind kind);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
 cudaError_t cudaGetLastError(void);
 const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
@@ -132,6 +135,58 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                              cudaStream_t stream);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
 }
+/* The driver API's tensor maps (cuda.h), for TMA: the encode call says the
+ * box, the element type and the swizzle a kernel's bulk tensor copies use. */
+typedef unsigned int cuuint32_t;
+typedef unsigned long long cuuint64_t;
+typedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;
+typedef struct CUtensorMap_st {
+  alignas(64) cuuint64_t opaque[16];
+} CUtensorMap;
+typedef enum CUtensorMapDataType_enum {
+  CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
+  CU_TENSOR_MAP_DATA_TYPE_UINT16,
+  CU_TENSOR_MAP_DATA_TYPE_UINT32,
+  CU_TENSOR_MAP_DATA_TYPE_INT32,
+  CU_TENSOR_MAP_DATA_TYPE_UINT64,
+  CU_TENSOR_MAP_DATA_TYPE_INT64,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ
+} CUtensorMapDataType;
+typedef enum CUtensorMapInterleave_enum {
+  CU_TENSOR_MAP_INTERLEAVE_NONE = 0,
+  CU_TENSOR_MAP_INTERLEAVE_16B,
+  CU_TENSOR_MAP_INTERLEAVE_32B
+} CUtensorMapInterleave;
+typedef enum CUtensorMapSwizzle_enum {
+  CU_TENSOR_MAP_SWIZZLE_NONE = 0,
+  CU_TENSOR_MAP_SWIZZLE_32B,
+  CU_TENSOR_MAP_SWIZZLE_64B,
+  CU_TENSOR_MAP_SWIZZLE_128B
+} CUtensorMapSwizzle;
+typedef enum CUtensorMapL2promotion_enum {
+  CU_TENSOR_MAP_L2_PROMOTION_NONE = 0,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+} CUtensorMapL2promotion;
+typedef enum CUtensorMapFloatOOBfill_enum {
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+} CUtensorMapFloatOOBfill;
+extern "C" CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+    cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill);
+extern "C" CUresult cuGetErrorString(CUresult error, const char **str);
 template <class T>
 static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return cudaMalloc((void **)(void *)devPtr, size);

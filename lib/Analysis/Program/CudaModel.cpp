@@ -464,6 +464,147 @@ std::optional<AsyncCopy> asmAsyncCopyOf(StringRef T) {
   return C;
 }
 
+/// The operands of one asm instruction, split at the commas outside
+/// brackets and braces: `[%0], [%1, {%2, %3}], [%4]` is three.
+static SmallVector<StringRef, 6> asmOperands(StringRef Ops) {
+  SmallVector<StringRef, 6> Out;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    char C = Ops[I];
+    if (C == '[' || C == '{')
+      ++Depth;
+    else if (C == ']' || C == '}')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      Out.push_back(Ops.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  Out.push_back(Ops.drop_front(Start).trim());
+  return Out;
+}
+
+/// N of an address operand `[%N]` or `[%N, ...]` (displacements ignored).
+static std::optional<unsigned> asmAddressOperand(StringRef Op) {
+  if (!Op.consume_front("["))
+    return std::nullopt;
+  Op = Op.ltrim();
+  if (!Op.consume_front("%"))
+    return std::nullopt;
+  StringRef Num = Op.take_while([](char C) { return C >= '0' && C <= '9'; });
+  unsigned V = 0;
+  if (Num.empty() || Num.getAsInteger(10, V))
+    return std::nullopt;
+  return V;
+}
+
+std::optional<BulkTensorCopy> asmBulkTensorCopyOf(StringRef T) {
+  size_t At = T.find("cp.async.bulk.tensor.");
+  if (At == StringRef::npos)
+    return std::nullopt;
+  StringRef Ins = T.slice(At, T.find(';', At));
+  size_t Sp = Ins.find_first_of(" \t\n");
+  if (Sp == StringRef::npos)
+    return std::nullopt;
+  StringRef Mnemonic = Ins.take_front(Sp);
+  SmallVector<StringRef, 10> Mods;
+  Mnemonic.split(Mods, '.');
+  // cp . async . bulk . tensor . Nd . <dst space> . <src space> ...
+  if (Mods.size() < 7 || !Mods[5].starts_with("shared") ||
+      Mods[6] != "global" || Mods[4].size() != 2 || Mods[4][1] != 'd')
+    return std::nullopt;
+  BulkTensorCopy C;
+  C.Dims = unsigned(Mods[4][0] - '0');
+  if (C.Dims < 1 || C.Dims > 5)
+    return std::nullopt;
+  SmallVector<StringRef, 6> Ops = asmOperands(Ins.drop_front(Sp));
+  if (Ops.size() < 2)
+    return std::nullopt;
+  std::optional<unsigned> Dst = asmAddressOperand(Ops[0]);
+  std::optional<unsigned> Map = asmAddressOperand(Ops[1]);
+  if (!Dst || !Map)
+    return std::nullopt;
+  C.DstOperand = *Dst;
+  C.MapOperand = *Map;
+  if (Ops.size() > 2)
+    C.BarrierOperand = asmAddressOperand(Ops[2]);
+  return C;
+}
+
+std::optional<BulkTensorCopy> bulkTensorCopyOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  StringRef N(Name);
+  unsigned Args = Call->getNumArgs();
+  BulkTensorCopy C;
+  if (N.consume_front("cp_async_bulk_tensor_") &&
+      N.consume_back("d_global_to_shared") && N.size() == 1 && N[0] >= '1' &&
+      N[0] <= '5') {
+    C.Dims = unsigned(N[0] - '0');
+    if (Args != C.Dims + 3)
+      return std::nullopt;
+    C.DstOperand = 0;
+    C.MapOperand = 1;
+    C.BarrierOperand = Args - 1;
+    C.CudaBarrier = true;
+    return C;
+  }
+  // cuda::ptx: (dst space, src space, dst, map, coords, bar[, ...]); the
+  // store direction has no barrier and a shared source last.
+  if (Name == "cp_async_bulk_tensor" && Args >= 6 &&
+      Call->getArg(2)->getType()->isPointerType() &&
+      isTensorMapType(Call->getArg(3)->getType()->getPointeeType())) {
+    C.Dims = 0;
+    C.DstOperand = 2;
+    C.MapOperand = 3;
+    C.BarrierOperand = 5;
+    return C;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> asmMbarrierWaitOf(StringRef T) {
+  for (StringRef Op : {"mbarrier.try_wait", "mbarrier.test_wait"}) {
+    size_t At = T.find(Op);
+    if (At == StringRef::npos)
+      continue;
+    StringRef Ins = T.slice(At, T.find(';', At));
+    size_t Sp = Ins.find_first_of(" \t\n");
+    if (Sp == StringRef::npos)
+      return std::nullopt;
+    for (StringRef O : asmOperands(Ins.drop_front(Sp)))
+      if (std::optional<unsigned> N = asmAddressOperand(O))
+        return N;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> mbarrierWaitOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  StringRef N = Name;
+  if (!(N.starts_with("mbarrier_try_wait") ||
+        N.starts_with("mbarrier_test_wait")) ||
+      Call->getNumArgs() < 2)
+    return std::nullopt;
+  // cuda::ptx's forms take the barrier first, or a scope tag and then it.
+  for (unsigned I = 0; I < 2; ++I)
+    if (Call->getArg(I)->getType()->isPointerType())
+      return I;
+  return std::nullopt;
+}
+
+bool isTensorMapType(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *RD = T->getAsRecordDecl();
+  if (!RD)
+    return false;
+  StringRef Name = RD->getName();
+  return Name == "CUtensorMap_st" || Name == "CUtensorMap";
+}
+
 std::optional<AsyncWait> asyncWaitOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   AsyncWait W;

@@ -196,6 +196,41 @@ std::optional<AsyncCopy> asyncCopyOf(const clang::CallExpr *Call);
 /// `cp.async.{ca,cg}.shared[::cta].global[...] [%0], [%1], 16;`.
 std::optional<AsyncCopy> asmAsyncCopyOf(llvm::StringRef AsmText);
 
+/// A bulk tensor copy (TMA) of a box of a global tensor into shared memory:
+/// `cp.async.bulk.tensor.Nd.shared::cluster.global... [%dst], [%map, {..}],
+/// [%bar];` and libcu++'s wrappers. One thread issues it; the copy engine
+/// writes the box in the layout the tensor map gives (see TmaBoxLayout) and
+/// completes the transaction bytes on an mbarrier, whose wait orders it.
+struct BulkTensorCopy {
+  unsigned Dims = 2; ///< N of `.Nd`.
+  /// Asm operands (%N, outputs first) or call arguments: the shared
+  /// destination, the tensor map's address and the mbarrier's.
+  unsigned DstOperand = 0, MapOperand = 1;
+  std::optional<unsigned> BarrierOperand;
+  /// The barrier argument is a `cuda::barrier` (a reference), not an
+  /// address.
+  bool CudaBarrier = false;
+};
+/// The first global-to-shared `cp.async.bulk.tensor` of \p AsmText, with
+/// its operands; none for the shared-to-global (store) direction.
+std::optional<BulkTensorCopy> asmBulkTensorCopyOf(llvm::StringRef AsmText);
+/// `cuda::device::experimental::cp_async_bulk_tensor_Nd_global_to_shared(
+/// dst, &map, c..., bar)` and `cuda::ptx::cp_async_bulk_tensor(space,
+/// space, dst, &map, coords, &bar)` (loads only).
+std::optional<BulkTensorCopy> bulkTensorCopyOf(const clang::CallExpr *Call);
+
+/// A wait for an mbarrier's phase: `mbarrier.try_wait` / `test_wait`
+/// (with `.parity` or a state; asm) and cuda::ptx's `mbarrier_try_wait*`,
+/// `mbarrier_test_wait*` (calls): the operand or argument holding the
+/// barrier's address. A thread that has seen the phase complete sees the
+/// bulk copies that completed it.
+std::optional<unsigned> asmMbarrierWaitOf(llvm::StringRef AsmText);
+std::optional<unsigned> mbarrierWaitOf(const clang::CallExpr *Call);
+
+/// Whether \p T is the driver API's tensor map (`CUtensorMap`), however
+/// qualified or referred to.
+bool isTensorMapType(clang::QualType T);
+
 /// What waits for async copies: the thread's copies since the last commit
 /// form a group (Commit); Wait completes every committed group but the
 /// newest Pending ones (`cp.async.wait_group N`, `__pipeline_wait_prior(N)`);

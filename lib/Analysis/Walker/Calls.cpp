@@ -89,8 +89,13 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
       BK = BarrierKind::Warp;
       Mask = 0xffffffffu;
     }
-    if (BC->CompletesBarrierCopies)
+    if (BC->CompletesBarrierCopies) {
       barrierCopiesDone(Call->getExprLoc());
+      const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+      recordBarrierWait(Call->getExprLoc(),
+                        M ? M->getImplicitObjectArgument() : nullptr,
+                        /*IsObject=*/true);
+    }
     recordBarrier(Call, *BK, Mask, Tile.value_or(0));
     // __syncthreads_count/_and/_or return the same value in every thread.
     return evalInt(opaqueUniformText(Call, 0, Call));
@@ -118,6 +123,22 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
       Bytes = constantOf(Call->getArg(*AC->SizeOperand));
     recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes, *AC);
     return evalInt(unknown("result of an async copy"));
+  }
+  if (auto BC = cuda::bulkTensorCopyOf(Call)) {
+    auto Arg = [&](std::optional<unsigned> I) -> const Expr * {
+      return I && *I < Call->getNumArgs() ? Call->getArg(*I) : nullptr;
+    };
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (I != BC->DstOperand && I != BC->MapOperand && I != BC->BarrierOperand)
+        eval(Call->getArg(I));
+    recordBulkCopy(Call, Call->getExprLoc(), Arg(BC->DstOperand),
+                   Arg(BC->MapOperand), Arg(BC->BarrierOperand), *BC);
+    return evalInt(unknown("result of a bulk copy"));
+  }
+  if (auto W = cuda::mbarrierWaitOf(Call)) {
+    recordBarrierWait(Call->getExprLoc(), Call->getArg(*W),
+                      /*IsObject=*/false);
+    return evalInt(unknown("result of an mbarrier wait"));
   }
   if (auto W = cuda::asyncWaitOf(Call)) {
     const Expr *Pending = W->PendingOperand &&

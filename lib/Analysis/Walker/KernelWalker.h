@@ -373,6 +373,23 @@ private:
                        const cuda::AsyncCopy &How = {});
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
+  /// The shared pointer \p E gives: a pointer into shared memory, or a
+  /// shared-window address (__cvta_generic_to_shared).
+  std::optional<PointerValue> sharedPointerOf(const Expr *E);
+  /// A bulk tensor copy (TMA) at \p S into \p Dst, described by the tensor
+  /// map \p Map points to, completing on the mbarrier \p Bar points to (or
+  /// the cuda::barrier object \p Bar is, when \p How.CudaBarrier).
+  void recordBulkCopy(const Stmt *S, SourceLocation Loc, const Expr *Dst,
+                      const Expr *Map, const Expr *Bar,
+                      const cuda::BulkTensorCopy &How);
+  /// A wait on the mbarrier \p Bar points to (or is, \p IsObject).
+  void recordBarrierWait(SourceLocation Loc, const Expr *Bar, bool IsObject);
+  /// The kernel parameter holding the tensor map that \p E points to or
+  /// holds the address of (`&tmap`, a helper's `const CUtensorMap *`,
+  /// `reinterpret_cast<uint64_t>(&tmap)`).
+  const ValueDecl *tensorMapOf(const Expr *E);
+  /// An inline-asm TMA copy or mbarrier wait; false when \p A is neither.
+  bool walkBulkAsm(const GCCAsmStmt *A);
   void barrierCopiesDone(SourceLocation Loc);
   /// Stamps \p Copies (indices into T.Accesses) complete here, those not
   /// completed before.

@@ -185,6 +185,98 @@ void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
   }
 }
 
+std::optional<PointerValue> KernelWalker::sharedPointerOf(const Expr *E) {
+  Value V = eval(E);
+  if (V.SharedAddress)
+    return std::move(V.SharedAddress);
+  if (V.IsPointer && V.Ptr->isShared())
+    return std::move(V.Ptr);
+  return std::nullopt;
+}
+
+const ValueDecl *KernelWalker::tensorMapOf(const Expr *E) {
+  // The operand is often converted to an integer for the asm
+  // (`"l"(reinterpret_cast<uint64_t>(&map))`), which the walk's values do
+  // not carry: look for the variable it names.
+  const ValueDecl *Found = nullptr;
+  auto Visit = [&](const Expr *X, auto &Self) -> void {
+    if (Found || !X)
+      return;
+    X = X->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(X)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V)
+        return;
+      QualType Ty = V->getType();
+      if (Ty->isPointerType())
+        Ty = Ty->getPointeeType();
+      if (!cuda::isTensorMapType(Ty))
+        return;
+      if (isa<ParmVarDecl>(V) && V->getDeclContext() == T.Kernel)
+        Found = V; // The kernel's own parameter.
+      else if (auto It = Vars.find(V);
+               It != Vars.end() && It->second.IsPointer &&
+               It->second.Ptr->isGlobal() &&
+               cuda::isTensorMapType(It->second.Ptr->GlobalBase->getType()))
+        Found = It->second.Ptr->GlobalBase;
+      return;
+    }
+    for (const Stmt *C : X->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(C))
+        Self(CE, Self);
+  };
+  Visit(E, Visit);
+  return Found;
+}
+
+void KernelWalker::recordBulkCopy(const Stmt *S, SourceLocation Loc,
+                                  const Expr *Dst, const Expr *Map,
+                                  const Expr *Bar,
+                                  const cuda::BulkTensorCopy &How) {
+  std::optional<PointerValue> P = sharedPointerOf(Dst);
+  const ValueDecl *M = Map ? tensorMapOf(Map) : nullptr;
+  std::optional<PointerValue> B;
+  if (Bar)
+    B = How.CudaBarrier ? std::optional<PointerValue>(evalAddress(Bar))
+                        : sharedPointerOf(Bar);
+  if (B && !B->isShared())
+    B.reset();
+  if (!Recording || !anyActive())
+    return;
+  BulkCopyEvent C;
+  C.S = S;
+  C.Loc = Loc;
+  C.Dst = std::move(P);
+  C.Map = M;
+  C.Barrier = std::move(B);
+  C.CudaBarrier = How.CudaBarrier;
+  C.Active = Active;
+  C.ActiveApprox = ActiveApprox;
+  C.CallStack = CallStack;
+  C.Seq = Seq++;
+  T.BulkCopies.push_back(std::move(C));
+}
+
+void KernelWalker::recordBarrierWait(SourceLocation Loc, const Expr *Bar,
+                                     bool IsObject) {
+  std::optional<PointerValue> B;
+  if (Bar)
+    B = IsObject ? std::optional<PointerValue>(evalAddress(Bar))
+                 : sharedPointerOf(Bar);
+  if (B && !B->isShared())
+    B.reset();
+  if (!Recording || !anyActive())
+    return;
+  BarrierWaitEvent W;
+  W.Loc = Loc;
+  W.Barrier = std::move(B);
+  W.Active = Active;
+  W.ActiveApprox = ActiveApprox;
+  W.CallStack = CallStack;
+  W.Seq = Seq++;
+  T.BarrierWaits.push_back(std::move(W));
+}
+
 void KernelWalker::noteSharedPipeline(const CallExpr *Call) {
   if (Recording && T.SharedPipeline.isInvalid() &&
       cuda::isSharedPipelineCall(Call))

@@ -127,7 +127,7 @@ void KernelWalker::walkStmt(const Stmt *S) {
       recordMatrix(M->first, M->second);
       return;
     }
-    if (walkAsyncAsm(A))
+    if (walkAsyncAsm(A) || walkBulkAsm(A))
       return;
     recordAsmBarrier(A);
     return;
@@ -191,6 +191,24 @@ bool KernelWalker::walkAsyncAsm(const GCCAsmStmt *A) {
   if (auto W = cuda::asmAsyncWaitOf(Text)) {
     asyncWait(*W, Input(W->PendingOperand), A->getAsmLoc());
     return true;
+  }
+  return false;
+}
+
+bool KernelWalker::walkBulkAsm(const GCCAsmStmt *A) {
+  std::string Text = A->getAsmString();
+  auto Input = [&](std::optional<unsigned> Op) -> const Expr * {
+    return Op ? cuda::asmInputOperand(A, *Op) : nullptr;
+  };
+  if (auto C = cuda::asmBulkTensorCopyOf(Text)) {
+    recordBulkCopy(A, A->getAsmLoc(), Input(C->DstOperand),
+                   Input(C->MapOperand), Input(C->BarrierOperand), *C);
+    return true;
+  }
+  if (auto W = cuda::asmMbarrierWaitOf(Text)) {
+    recordBarrierWait(A->getAsmLoc(), Input(*W), /*IsObject=*/false);
+    // The wait's predicate (an output) is not known.
+    return false;
   }
   return false;
 }
