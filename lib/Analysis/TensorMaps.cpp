@@ -32,11 +32,25 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   return R.Val.getInt().getExtValue();
 }
 
-/// The variable \p E names, looking through `&`, parentheses and casts.
+/// \p E without the copies, moves and temporaries around what it copies.
+const Expr *stripCopies(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParenCasts();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else
+      break;
+  }
+  return E;
+}
+
+/// The variable \p E names, looking through `&`, copies and casts.
 const VarDecl *namedVar(const Expr *E) {
   if (!E)
     return nullptr;
-  E = E->IgnoreParenCasts();
+  E = stripCopies(E);
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -237,14 +251,7 @@ private:
   std::optional<TensorMapFacts> factsOfArg(const Expr *E, unsigned Depth) {
     if (!E || Depth > 4)
       return std::nullopt;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
-      if (C->getNumArgs() != 1)
-        return std::nullopt;
-      return factsOfArg(C->getArg(0), Depth + 1);
-    }
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      return factsOfArg(M->getSubExpr(), Depth + 1);
+    E = stripCopies(E);
     if (const VarDecl *V = namedVar(E))
       return factsOfVar(V, Depth + 1);
     if (const auto *Call = dyn_cast<CallExpr>(E)) {

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checks.h"
+#include "TmaTiles.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
@@ -539,6 +540,7 @@ private:
 
 void checkLayoutMismatches(const KernelContext &K, FindingSink &Sink) {
   LayoutMismatchChecker(K, Sink).run();
+  checkTmaTileReads(K, Sink);
 }
 
 } // namespace shmem

@@ -21,6 +21,7 @@
 
 #include "Checks.h"
 #include "ThreadSets.h"
+#include "TmaTiles.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -39,6 +40,9 @@ public:
       : K(K), T(K.Trace), Sink(Sink) {}
 
   void run() {
+    // A TMA copy's extent is the tensor map's, whatever the block shape.
+    for (const TmaTile &Tile : tmaTiles(K))
+      checkTma(Tile);
     if (T.GeometryAssumed)
       return;
     // One finding per access site: its first instance out of bounds.
@@ -92,6 +96,53 @@ private:
       return false;
     report(A, unsigned(First), Off[First], *Size, Outside);
     return true;
+  }
+
+  /// A TMA copy writes the whole box in the layout its tensor map gives,
+  /// rows of at least the swizzle span (measured: an 8-row box of 64-byte
+  /// rows with SWIZZLE_128B touches 1024 bytes), from its destination on.
+  void checkTma(const TmaTile &Tile) {
+    const TmaBoxLayout *L = Tile.layout();
+    const auto *VD = dyn_cast_or_null<VarDecl>(Tile.Var);
+    if (!L || !VD || !Tile.DstByte)
+      return;
+    const BulkCopyEvent &C = T.BulkCopies[Tile.Copy];
+    std::optional<int64_t> Size;
+    if (C.Dst->DynamicShared) {
+      Size = T.DynamicSharedBytes;
+    } else {
+      QualType Ty = VD->getType();
+      if (!Ty->isIncompleteType() && !Ty->isDependentType())
+        Size = K.Ctx.getTypeSizeInChars(Ty).getQuantity();
+    }
+    int64_t Dst = *Tile.DstByte, Foot = int64_t(L->footprint());
+    if (!Size || *Size <= 0 || (Dst >= 0 && Dst + Foot <= *Size))
+      return;
+    std::string Name = VD->getNameAsString();
+    std::ostringstream Msg;
+    Msg << tmaCopyName(K, Tile) << " writes " << Foot << " bytes into '"
+        << Name << "' from byte " << Dst << " (" << L->rows() << " rows of "
+        << L->pitch() << " bytes";
+    if (L->pitch() > uint64_t(L->cols()) * L->ElemBytes)
+      Msg << "; a box row of " << L->cols() * L->ElemBytes
+          << " bytes still takes the whole " << swizzleSpan(L->Swizzle)
+          << "-byte span of " << swizzleName(L->Swizzle);
+    Msg << "), " << Dst + Foot - *Size << " bytes past the end of '" << Name
+        << "'";
+    if (C.Dst->DynamicShared)
+      Msg << " (the " << *Size
+          << " bytes of dynamic shared memory the launch gives)";
+    else
+      Msg << " (" << *Size << " bytes, '"
+          << VD->getType().getAsString(K.Ctx.getPrintingPolicy()) << "')";
+    Finding F;
+    F.Check = CheckKind::OutOfBounds;
+    F.Loc = kernelSite(C.Loc, C.CallStack);
+    F.Message = Msg.str();
+    F.Notes.push_back({VD->getLocation(), "'" + Name + "' is declared here"});
+    addInstantiationNote(K, F.Notes);
+    F.Notes.push_back(blockShapeNote(K));
+    Sink.report(F);
   }
 
   void report(const SharedAccess &A, unsigned Th, int64_t Off, int64_t Size,

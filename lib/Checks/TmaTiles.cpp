@@ -70,7 +70,8 @@ std::string tmaCopyName(const KernelContext &K, const TmaTile &T) {
   const SourceManager &SM = K.Ctx.getSourceManager();
   const BulkCopyEvent &C = K.Trace.BulkCopies[T.Copy];
   std::string S = "the TMA copy at line " +
-                  std::to_string(SM.getExpansionLineNumber(C.Loc));
+                  std::to_string(SM.getExpansionLineNumber(
+                      kernelSite(C.Loc, C.CallStack)));
   if (const TmaBoxLayout *L = T.layout())
     S += " (" + L->describe() + ")";
   return S;

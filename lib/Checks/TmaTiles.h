@@ -55,6 +55,12 @@ std::string tmaCopyName(const KernelContext &K, const TmaTile &T);
 void reportUnknownTmaLayouts(const KernelContext &K, CheckKind Check,
                              FindingSink &Sink);
 
+/// shmem-layout-mismatch's part for TMA tiles (TmaReads.cpp): reads that
+/// index a tile a TMA copy filled as plain row-major when the tensor map
+/// lays it out otherwise (a swizzle mode, or rows of another pitch), and
+/// destinations whose alignment shifts the swizzle or fails the copy.
+void checkTmaTileReads(const KernelContext &K, FindingSink &Sink);
+
 } // namespace shmem
 
 #endif

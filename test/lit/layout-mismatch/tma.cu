@@ -1,0 +1,128 @@
+// RUN: %check_all_front_ends %s shmem-layout-mismatch
+
+// Reads of tiles that TMA copies filled, against the layout the tensor map
+// gives them. readPlain and readSwizzled are bench/gpu/tma/tma.cu's kernels:
+// on the H200, tile[r][c] of the 128B-swizzled box gets 224 of 256 elements
+// wrong per block, the swizzled read none; a destination 128 bytes past a
+// 1024-byte boundary is swizzled as from the boundary (all 256 wrong
+// relative to the tile), one 16 bytes off fails with 'misaligned address'.
+#include "Inputs/tma_helpers.h"
+
+#define LOAD(TILE, MAP)                                                        \
+  __shared__ uint64_t bar;                                                     \
+  int t = threadIdx.x, r = t / 32, c = t % 32;                                 \
+  if (t == 0) {                                                                \
+    mbar_init(&bar, 1);                                                        \
+    fence_proxy_async();                                                       \
+  }                                                                            \
+  __syncthreads();                                                             \
+  if (t == 0) {                                                                \
+    mbar_expect_tx(&bar, 1024);                                                \
+    tma_load_2d(TILE, &MAP, 0, 0, &bar);                                       \
+  }                                                                            \
+  mbar_wait(&bar, 0);
+
+__global__ void readPlain(const __grid_constant__ CUtensorMap sw128, float *out) {
+  __shared__ alignas(1024) float tile[8][32];
+  LOAD(&tile[0][0], sw128)
+  out[t] = tile[r][c];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'tile' is read through a different layout than it was written with: thread 32 reads 'tile[1][0]' as element (1, 0), but the TMA copy at line [[@LINE-2]] (8 x 32 box of 4-byte elements, SWIZZLE_128B) put element (1, 0) at 'tile[1][4]' and 'tile[1][0]' holds element (1, 4) (224 of 256 reads get another element than they index) [shmem-layout-mismatch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the copy lays 'tile' out with SWIZZLE_128B: read element (r, c) as tile[r][((c / 4) ^ (r % 8)) * 4 + c % 4]
+}
+
+__global__ void readSwizzled(const __grid_constant__ CUtensorMap sw128, float *out) {
+  __shared__ alignas(1024) float tile[8][32];
+  LOAD(&tile[0][0], sw128)
+  out[t] = tile[r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+}
+
+// A flat tile read row-major: the same mistake.
+__global__ void readFlat(const __grid_constant__ CUtensorMap sw128, float *out) {
+  __shared__ alignas(1024) float tile[256];
+  LOAD(tile, sw128)
+  out[t] = tile[t];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'tile' is read through a different layout than it was written with: thread 32 reads 'tile[32]' as element (1, 0), but the TMA copy at line [[@LINE-2]] (8 x 32 box of 4-byte elements, SWIZZLE_128B) put element (1, 0) at 'tile[36]' and 'tile[32]' holds element (1, 4) (224 of 256 reads get another element than they index) [shmem-layout-mismatch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the copy lays 'tile' out with SWIZZLE_128B: read element (r, c) as tile[r * 32 + ((c / 4) ^ (r % 8)) * 4 + c % 4]
+}
+
+// No swizzle: a plain read is right, a padded tile is not (TMA never pads).
+__global__ void plain(const __grid_constant__ CUtensorMap none, float *out) {
+  __shared__ alignas(128) float tile[8][32];
+  LOAD(&tile[0][0], none)
+  out[t] = tile[r][c];
+}
+
+__global__ void padded(const __grid_constant__ CUtensorMap none, float *out) {
+  __shared__ alignas(128) float tile[8][33];
+  LOAD(&tile[0][0], none)
+  out[t] = tile[r][c];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'tile' is read through a different layout than it was written with: thread 32 reads 'tile[1][0]' as element (1, 0), but the TMA copy at line [[@LINE-2]] (8 x 32 box of 4-byte elements, SWIZZLE_NONE) put element (1, 0) at 'tile[0][32]' and 'tile[1][0]' holds element (1, 1) (217 of 249 reads get another element than they index) [shmem-layout-mismatch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the copy writes rows of 128 bytes, and 'tile' has rows of 132: a TMA box is never padded; declare the rows as 32 elements (a swizzle mode, not padding, avoids bank conflicts)
+}
+
+// SWIZZLE_64B over rows of 16 floats: two rows per 128 bytes.
+__global__ void swizzle64(const __grid_constant__ CUtensorMap sw64, float *out) {
+  __shared__ alignas(512) float tile[16][16];
+  LOAD(&tile[0][0], sw64)
+  int rr = t / 16, cc = t % 16;
+  out[t] = tile[rr][((cc / 4) ^ ((rr / 2) % 4)) * 4 + cc % 4];
+  out[256 + t] = tile[rr][cc];
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'tile' is read through a different layout than it was written with: thread 32 reads 'tile[2][0]' as element (2, 0), but the TMA copy at line [[@LINE-4]] (16 x 16 box of 4-byte elements, SWIZZLE_64B) put element (2, 0) at 'tile[2][4]' and 'tile[2][0]' holds element (2, 4) (192 of 256 reads get another element than they index) [shmem-layout-mismatch]
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the copy lays 'tile' out with SWIZZLE_64B: read element (r, c) as tile[rr][((cc / 4) ^ ((rr / 2) % 4)) * 4 + cc % 4]
+}
+
+// The swizzle follows the shared address: a tile 128 bytes past the
+// boundary, or one whose alignment does not promise the boundary.
+__global__ void offBoundary(const __grid_constant__ CUtensorMap sw128, float *out) {
+  __shared__ alignas(1024) float buf[9][32];
+  LOAD(&buf[1][0], sw128)
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'buf' is laid out by the TMA copy at line [[@LINE-1]] (8 x 32 box of 4-byte elements, SWIZZLE_128B) from byte 128, which is not on a 1024-byte boundary: SWIZZLE_128B swizzles by the bits of the shared address, so the tile is swizzled as if it started 128 bytes earlier and every read through the swizzle formula gets another element; place the tile on a 1024-byte boundary [shmem-layout-mismatch]
+  out[t] = buf[1 + r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+}
+
+__global__ void underAligned(const __grid_constant__ CUtensorMap sw128, float *out) {
+  __shared__ alignas(16) float tile[8][32];
+  LOAD(&tile[0][0], sw128)
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'tile' is aligned to 16 bytes only, but the TMA copy at line [[@LINE-1]] (8 x 32 box of 4-byte elements, SWIZZLE_128B) swizzles by the bits of the shared address, which is the pattern a read expects only from a 1024-byte boundary: declare 'tile' alignas(1024) [shmem-layout-mismatch]
+  out[t] = tile[r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+}
+
+__global__ void misaligned(const __grid_constant__ CUtensorMap none, float *out) {
+  __shared__ alignas(1024) float buf[264];
+  LOAD(&buf[4], none)
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: TMA destination not 128-byte aligned: the TMA copy at line [[@LINE-1]] (8 x 32 box of 4-byte elements, SWIZZLE_NONE) writes to 'buf' at byte 16; a bulk tensor copy needs a 128-byte aligned destination, and the launch fails with 'misaligned address' (measured on the H200 with a 16-byte offset) [shmem-layout-mismatch]
+  out[t] = buf[4 + t];
+}
+
+static CUtensorMap encode(float *g, cuuint32_t cols, cuuint32_t rows,
+                          CUtensorMapSwizzle swizzle);
+
+template <int Cols, int Rows, CUtensorMapSwizzle Swizzle>
+CUtensorMap makeMap(float *g) {
+  CUtensorMap map;
+  cuuint64_t dims[2] = {256, 64};
+  cuuint64_t strides[1] = {256 * sizeof(float)};
+  cuuint32_t box[2] = {Cols, Rows};
+  cuuint32_t elementStrides[2] = {1, 1};
+  cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims,
+                         strides, box, elementStrides,
+                         CU_TENSOR_MAP_INTERLEAVE_NONE, Swizzle,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return map;
+}
+
+void launch(float *g, float *out) {
+  CUtensorMap sw128 = makeMap<32, 8, CU_TENSOR_MAP_SWIZZLE_128B>(g);
+  CUtensorMap none = makeMap<32, 8, CU_TENSOR_MAP_SWIZZLE_NONE>(g);
+  CUtensorMap sw64 = makeMap<16, 16, CU_TENSOR_MAP_SWIZZLE_64B>(g);
+  readPlain<<<1, 256>>>(sw128, out);
+  readSwizzled<<<1, 256>>>(sw128, out);
+  readFlat<<<1, 256>>>(sw128, out);
+  plain<<<1, 256>>>(none, out);
+  padded<<<1, 256>>>(none, out);
+  swizzle64<<<1, 256>>>(sw64, out);
+  offBoundary<<<1, 256>>>(sw128, out);
+  underAligned<<<1, 256>>>(sw128, out);
+  misaligned<<<1, 256>>>(none, out);
+}
