@@ -36,8 +36,9 @@ using namespace clang;
 namespace shmem {
 namespace {
 
-/// Whether \p E computes an XOR, looking through the locals it reads.
-bool hasXor(const Expr *E, unsigned Depth = 0) {
+} // namespace
+
+bool indexHasXor(const Expr *E, unsigned Depth) {
   if (!E || Depth > 6)
     return false;
   E = E->IgnoreParenCasts();
@@ -47,12 +48,14 @@ bool hasXor(const Expr *E, unsigned Depth = 0) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
       if (V->isLocalVarDecl() && V->getInit())
-        return hasXor(V->getInit(), Depth + 1);
+        return indexHasXor(V->getInit(), Depth + 1);
   for (const Stmt *C : E->children())
-    if (hasXor(dyn_cast_or_null<Expr>(C), Depth + 1))
+    if (indexHasXor(dyn_cast_or_null<Expr>(C), Depth + 1))
       return true;
   return false;
 }
+
+namespace {
 
 std::string sourceText(const KernelContext &K, const Expr *E) {
   const SourceManager &SM = K.Ctx.getSourceManager();
@@ -213,7 +216,7 @@ private:
         Elem = W;
       }
       if (Elem != int64_t(L.ElemBytes) || A.Width != L.ElemBytes ||
-          hasXor(A.E))
+          indexHasXor(A.E))
         continue;
       auto It = ByExpr.find(A.E);
       if (It == ByExpr.end()) {

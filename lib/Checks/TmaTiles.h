@@ -55,6 +55,10 @@ std::string tmaCopyName(const KernelContext &K, const TmaTile &T);
 void reportUnknownTmaLayouts(const KernelContext &K, CheckKind Check,
                              FindingSink &Sink);
 
+/// Whether the index expression \p E computes an XOR (looking through the
+/// locals it reads): a read that applies a swizzle of its own.
+bool indexHasXor(const clang::Expr *E, unsigned Depth = 0);
+
 /// shmem-layout-mismatch's part for TMA tiles (TmaReads.cpp): reads that
 /// index a tile a TMA copy filled as plain row-major when the tensor map
 /// lays it out otherwise (a swizzle mode, or rows of another pitch), and

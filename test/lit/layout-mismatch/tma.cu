@@ -6,7 +6,7 @@
 // wrong per block, the swizzled read none; a destination 128 bytes past a
 // 1024-byte boundary is swizzled as from the boundary (all 256 wrong
 // relative to the tile), one 16 bytes off fails with 'misaligned address'.
-#include "Inputs/tma_helpers.h"
+#include "../Inputs/tma_helpers.h"
 
 #define LOAD(TILE, MAP)                                                        \
   __shared__ uint64_t bar;                                                     \

@@ -4,7 +4,7 @@
 // every row takes at least the swizzle span. Measured on the H200
 // (bench/gpu/tma, tma-footprint-h200.tsv): an 8 x 16 float box (64-byte
 // rows) loaded with SWIZZLE_128B touches 1024 bytes, not 512.
-#include "Inputs/tma_helpers.h"
+#include "../Inputs/tma_helpers.h"
 
 template <int Rows, int Cols>
 __device__ void load(float (&tile)[Rows][Cols], const CUtensorMap &map,

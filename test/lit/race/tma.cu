@@ -6,7 +6,7 @@
 // (noWait: 262,144 of 262,144 reads stale) and a wait by thread 0 followed
 // by __syncthreads() orders every reader (waitThenSync: none stale).
 // compute-sanitizer's racecheck reports neither.
-#include "Inputs/tma_helpers.h"
+#include "../Inputs/tma_helpers.h"
 
 #define PROLOGUE                                                               \
   __shared__ alignas(1024) float tile[8][32];                                  \
