@@ -57,9 +57,22 @@ bulkCopyRaces(const KernelTrace &T,
   std::vector<char> Found(T.Accesses.size(), 0);
   for (unsigned CI = 0; CI < T.BulkCopies.size(); ++CI) {
     const BulkCopyEvent &C = T.BulkCopies[CI];
-    if (!C.Dst || C.ActiveApprox || CI >= Footprints.size() ||
-        !Footprints[CI])
+    if (!C.Dst || CI >= Footprints.size() || !Footprints[CI])
       continue;
+    // Issued by threads the walk does not know exactly (`if
+    // (elect_sync())`): judged when every thread that may issue it names
+    // the same destination, as the first of them.
+    std::optional<int64_t> Same;
+    bool OneDst = true;
+    for (unsigned U = 0; U < C.Active.size() && OneDst; ++U)
+      if (C.Active[U]) {
+        std::optional<int64_t> D = byteIn(*C.Dst, U);
+        OneDst = D && (!Same || *Same == *D);
+        Same = D;
+      }
+    if (C.ActiveApprox && !OneDst)
+      continue;
+    bool FirstOnly = C.ActiveApprox;
     for (unsigned U = 0; U < C.Active.size(); ++U) {
       if (!C.Active[U])
         continue;
@@ -111,6 +124,8 @@ bulkCopyRaces(const KernelTrace &T,
           break;
         }
       }
+      if (FirstOnly)
+        break;
     }
   }
   return Out;

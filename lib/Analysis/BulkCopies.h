@@ -32,7 +32,10 @@ namespace shmem {
 struct BulkCopyRace {
   unsigned Copy = 0;   ///< Index into KernelTrace::BulkCopies.
   unsigned Access = 0; ///< Index into KernelTrace::Accesses.
-  unsigned Writer = 0; ///< The thread that issued the copy.
+  /// The thread that issued the copy; when the copy's threads are not
+  /// known exactly (KernelTrace::BulkCopies' ActiveApprox), the first that
+  /// may have.
+  unsigned Writer = 0;
   unsigned Thread = 0; ///< The thread that makes the access.
   int64_t Byte = 0;    ///< The first byte both touch, from the array's start.
   /// A wait that completes the copy, which the access's thread neither

@@ -590,7 +590,8 @@ static void reportBulkCopyRaces(const KernelContext &K, FindingSink &Sink) {
     const SharedAccess &A = K.Trace.Accesses[R.Access];
     const ThreadGeometry &G = K.Trace.Geometry;
     std::string Reader = G.describeThread(R.Thread);
-    std::string Writer = G.describeThread(R.Writer);
+    std::string Writer = C.ActiveApprox ? "one thread"
+                                        : G.describeThread(R.Writer);
     const char *What = A.Kind == AccessKind::Load ? "read" : "write";
     std::ostringstream Msg;
     Msg << "race with a TMA copy: " << Reader << " " << accessVerb(A) << " '"

@@ -633,6 +633,12 @@ Value KernelWalker::evalBinary(const BinaryOperator *BO) {
         return Vars[V];
       }
       Value New = evalInt(arith(BO, K, Old.Int, R.Int, LHS->getType()));
+      New.SharedAddress = sharedAddressArith(
+          K == BO_AddAssign   ? BO_Add
+          : K == BO_SubAssign ? BO_Sub
+          : K == BO_XorAssign ? BO_Xor
+                              : K,
+          Old, R);
       New.From = std::move(Old.From);
       addOrigins(New.From, R.From);
       assignVar(V, std::move(New), BO);
@@ -688,9 +694,48 @@ Value KernelWalker::evalBinary(const BinaryOperator *BO) {
   }
   // The result carries the data of both operands (a * x + b).
   Value Out = evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));
+  Out.SharedAddress = sharedAddressArith(K, L, R);
   Out.From = std::move(L.From);
   addOrigins(Out.From, R.From);
   return Out;
+}
+
+std::optional<PointerValue>
+KernelWalker::sharedAddressArith(BinaryOperatorKind K, const Value &L,
+                                 const Value &R) {
+  // Kernels that address shared memory as integers (TMA destinations,
+  // ldmatrix rows: `smem_addr + stage * bytes`) keep the pointer behind
+  // the address through byte offsets.
+  if (L.SharedAddress && !R.SharedAddress && (K == BO_Add || K == BO_Sub)) {
+    PointerValue P = *L.SharedAddress;
+    P.Offset = K == BO_Add ? P.Offset + R.Int : P.Offset - R.Int;
+    return P;
+  }
+  if (R.SharedAddress && !L.SharedAddress && K == BO_Add) {
+    PointerValue P = *R.SharedAddress;
+    P.Offset = P.Offset + L.Int;
+    return P;
+  }
+  // `addr ^ x` with every x below the variable's alignment flips bits of
+  // the offset only (the variable's own address has them clear): the XOR
+  // swizzles written on addresses.
+  if (K == BO_Xor && (L.SharedAddress || R.SharedAddress) &&
+      !(L.SharedAddress && R.SharedAddress)) {
+    const PointerValue &Addr = L.SharedAddress ? *L.SharedAddress
+                                               : *R.SharedAddress;
+    const LaneValue &X = L.SharedAddress ? R.Int : L.Int;
+    const auto *VD = dyn_cast_or_null<VarDecl>(Addr.Base);
+    if (!VD || !X.isConcrete() || !Addr.Offset.isAffine())
+      return std::nullopt;
+    int64_t Align = Ctx.getDeclAlign(VD).getQuantity();
+    for (unsigned I = 0; I < N; ++I)
+      if (X.constants()[I] < 0 || X.constants()[I] >= Align)
+        return std::nullopt;
+    PointerValue P = Addr;
+    P.Offset = LaneValue::apply(LaneValue::Op::Xor, Addr.Offset, X);
+    return P;
+  }
+  return std::nullopt;
 }
 
 } // namespace walker

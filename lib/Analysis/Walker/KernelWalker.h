@@ -373,6 +373,12 @@ private:
                        const cuda::AsyncCopy &How = {});
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
+  /// The shared pointer behind `L op R` when one operand is a shared-window
+  /// address (__cvta_generic_to_shared) and op moves it by bytes: + and -
+  /// of an integer, ^ of values below the variable's alignment.
+  std::optional<PointerValue> sharedAddressArith(BinaryOperatorKind K,
+                                                 const Value &L,
+                                                 const Value &R);
   /// The shared pointer \p E gives: a pointer into shared memory, or a
   /// shared-window address (__cvta_generic_to_shared).
   std::optional<PointerValue> sharedPointerOf(const Expr *E);

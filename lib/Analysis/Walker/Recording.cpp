@@ -207,18 +207,18 @@ const ValueDecl *KernelWalker::tensorMapOf(const Expr *E) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       if (!V)
         return;
-      QualType Ty = V->getType();
-      if (Ty->isPointerType())
-        Ty = Ty->getPointeeType();
-      if (!cuda::isTensorMapType(Ty))
-        return;
-      if (isa<ParmVarDecl>(V) && V->getDeclContext() == T.Kernel)
-        Found = V; // The kernel's own parameter.
-      else if (auto It = Vars.find(V);
-               It != Vars.end() && It->second.IsPointer &&
-               It->second.Ptr->isGlobal() &&
-               cuda::isTensorMapType(It->second.Ptr->GlobalBase->getType()))
+      // A helper's pointer (`const void *map`) that holds the address of
+      // the kernel's map.
+      if (auto It = Vars.find(V);
+          It != Vars.end() && It->second.IsPointer &&
+          It->second.Ptr->isGlobal() &&
+          cuda::isTensorMapType(It->second.Ptr->GlobalBase->getType())) {
         Found = It->second.Ptr->GlobalBase;
+        return;
+      }
+      if (isa<ParmVarDecl>(V) && V->getDeclContext() == T.Kernel &&
+          cuda::isTensorMapType(V->getType()))
+        Found = V; // The kernel's own parameter.
       return;
     }
     for (const Stmt *C : X->children())

@@ -123,13 +123,15 @@ void KernelWalker::walkStmt(const Stmt *S) {
     return;
   }
   if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
-    if (auto M = cuda::asmMatrixOf(A)) {
+    if (auto M = cuda::asmMatrixOf(A))
       recordMatrix(M->first, M->second);
-      return;
-    }
-    if (walkAsyncAsm(A) || walkBulkAsm(A))
-      return;
-    recordAsmBarrier(A);
+    else if (!walkAsyncAsm(A) && !walkBulkAsm(A))
+      recordAsmBarrier(A);
+    // What the asm writes is not known (`elect.sync` into a "+r" that
+    // held 0): keeping the old value would take branches on it wrongly.
+    for (unsigned I = 0; I < A->getNumOutputs(); ++I)
+      if (const VarDecl *V = trackedVar(A->getOutputExpr(I)))
+        assignVar(V, evalInt(unknown("set by inline asm")), A);
     return;
   }
   if (const auto *L = dyn_cast<LabelStmt>(S))

@@ -97,6 +97,50 @@ void launch(float *g, float *out) {
   twoStages<<<1, 256>>>(map, out);
 }
 
+// One elected lane of warp 0 issues the copy (CUTLASS's elect.sync): which
+// lane is not known, the destination is, and the readers still must wait.
+__device__ __forceinline__ int electOne() {
+  int pred = 0;
+  asm volatile("{\n\t.reg .pred P;\n\telect.sync _|P, %1;\n\t@P mov.s32 %0, 1;\n\t}"
+               : "+r"(pred) : "r"(0xffffffff));
+  return pred;
+}
+
+__global__ void elected(const __grid_constant__ CUtensorMap tmap, float *out) {
+  __shared__ alignas(1024) float tile[8][32];
+  __shared__ uint64_t bar;
+  int t = threadIdx.x, r = t / 32, c = t % 32;
+  if (t == 0) {
+    mbar_init(&bar, 1);
+    fence_proxy_async();
+  }
+  __syncthreads();
+  if (t / 32 == 0 && electOne()) {
+    mbar_expect_tx(&bar, sizeof(tile));
+    tma_load_2d(&tile[0][0], &tmap, 0, 0, &bar);
+  }
+  __syncthreads();
+  out[t] = tile[r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: race with a TMA copy: thread 0 reads 'tile[0][0]' while the bulk tensor copy one thread issued at line [[@LINE-4]] may still be writing it; the copy is complete only after the wait at line [[@LINE+1]]: read after it [shmem-race]
+  mbar_wait(&bar, 0);
+  out[256 + t] = tile[r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+}
+
+void launchElected(float *g, float *out) {
+  CUtensorMap map;
+  cuuint64_t dims[2] = {256, 64};
+  cuuint64_t strides[1] = {256 * sizeof(float)};
+  cuuint32_t box[2] = {32, 8};
+  cuuint32_t elementStrides[2] = {1, 1};
+  cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims,
+                         strides, box, elementStrides,
+                         CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         CU_TENSOR_MAP_SWIZZLE_128B,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  elected<<<1, 256>>>(map, out);
+}
+
 // A tensor map the file does not make: what is not analysed is said.
 __global__ void mapFromElsewhere(const __grid_constant__ CUtensorMap tmap, float *out) {
   PROLOGUE

@@ -1,0 +1,47 @@
+// RUN: %check_all_front_ends %s shmem-bank-conflict
+
+// ldmatrix rows addressed as integers, as hand-written tensor-core GEMMs do
+// (`base = __cvta_generic_to_shared(smem)`, then `base + row * 128 + chunk
+// * 16`, XOR-swizzled on the address). Adding bytes keeps the row's
+// pointer; XOR with values below the buffer's alignment moves the offset
+// only. ncu on the H200 (ldmatrix-h200.tsv): x4 over 128-byte rows 32
+// wavefronts against 4, the chunk XORed with row % 8 4.
+
+__device__ __forceinline__ void ldmatrixX4(unsigned reg[4], int addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(reg[0]), "=r"(reg[1]), "=r"(reg[2]), "=r"(reg[3])
+               : "r"(addr));
+  // CHECK-MESSAGES: :[[@LINE-1]]:{{[0-9]+}}: warning: 8-way bank conflict in ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 0-7 {{.*}}(32 wavefronts instead of 4){{.*}} [shmem-bank-conflict]
+}
+
+__device__ void use(unsigned r[4]);
+
+// 16 rows of 128 bytes, the second 8-byte-column half at +16.
+__global__ void rows128(int n) {
+  extern __shared__ __align__(1024) char smem[];
+  const int base = static_cast<int>(__cvta_generic_to_shared(smem));
+  int lane = threadIdx.x % 32;
+  unsigned r[4];
+  const int row = base + (lane % 16) * 128 + (lane / 16) * 16;
+  for (int k = 0; k < 4; k++) {
+    ldmatrixX4(r, row + k * 32);
+    use(r);
+  }
+}
+
+// The same rows with the 16-byte chunk XORed with row % 8, on the address.
+__global__ void rows128Swizzled(int n) {
+  extern __shared__ __align__(1024) char smem[];
+  const int base = static_cast<int>(__cvta_generic_to_shared(smem));
+  int lane = threadIdx.x % 32;
+  unsigned r[4];
+  const int row = base + (lane % 16) * 128 + (lane / 16) * 16;
+  for (int k = 0; k < 4; k++) {
+    // Written out (not through ldmatrixX4) so that a finding here would
+    // have a place of its own.
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"((row + k * 32) ^ ((lane % 8) << 4)));
+    use(r);
+  }
+}
