@@ -10,6 +10,7 @@
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -71,9 +72,21 @@ private:
     if (!VD->getDeclContext()->isFunctionOrMethod())
       return "it is declared outside a function";
     const TypeSourceInfo *TSI = VD->getTypeSourceInfo();
-    if (!TSI || VD->getType()->isArrayType())
-      return "it is an array";
-    SourceRange TR = TSI->getTypeLoc().getSourceRange();
+    if (!TSI)
+      return "it is declared through a macro";
+    // An array of objects (`__shared__ barrier full[4]`): the element type
+    // is written before the name, the bounds after it.
+    TypeLoc TL = TSI->getTypeLoc();
+    SourceLocation BoundsEnd;
+    if (auto AL = TL.getAs<ConstantArrayTypeLoc>()) {
+      BoundsEnd = AL.getRBracketLoc();
+      TL = AL.getElementLoc();
+      while (auto Inner = TL.getAs<ConstantArrayTypeLoc>())
+        TL = Inner.getElementLoc();
+    } else if (VD->getType()->isArrayType()) {
+      return "it is an array of unknown bound";
+    }
+    SourceRange TR = TL.getSourceRange();
     SourceLocation NameLoc = VD->getLocation();
     if (!TR.isValid() || !TR.getBegin().isFileID() ||
         !TR.getEnd().isFileID() || !NameLoc.isFileID())
@@ -90,11 +103,43 @@ private:
     unsigned NameEnd = NameBegin + Name.size();
     if (Text.substr(NameBegin, Name.size()) != Name)
       return "it is declared through a macro";
-    // Nothing but the semicolon after the name: one declarator, no
-    // initialiser, no attribute the rewrite would move.
+    std::string Bounds;
+    if (BoundsEnd.isValid()) {
+      auto [FID4, End] = SM.getDecomposedLoc(BoundsEnd);
+      if (FID4 != FID || !BoundsEnd.isFileID() || End < NameEnd)
+        return "it is declared through a macro";
+      Bounds = Text.slice(NameEnd, End + 1).str();
+      NameEnd = End + 1;
+    }
+    // Nothing but the semicolon, or a comma and the next plain declarator
+    // (`__shared__ barrier barA, barB;`), after the name: no initialiser,
+    // no attribute the rewrite would move.
     unsigned Semi = NameEnd;
-    while (Semi < Text.size() && (Text[Semi] == ' ' || Text[Semi] == '\t'))
+    auto Blank = [&](unsigned I) {
+      return I < Text.size() && (Text[I] == ' ' || Text[I] == '\t' ||
+                                 Text[I] == '\n' || Text[I] == '\r');
+    };
+    while (Blank(Semi))
       ++Semi;
+    while (Semi < Text.size() && Text[Semi] == ',') {
+      ++Semi;
+      while (Blank(Semi))
+        ++Semi;
+      while (Semi < Text.size() &&
+             (llvm::isAlnum(Text[Semi]) || Text[Semi] == '_'))
+        ++Semi;
+      while (Blank(Semi))
+        ++Semi;
+      // An array declarator's bounds.
+      while (Semi < Text.size() && Text[Semi] == '[') {
+        size_t Close = Text.find(']', Semi);
+        if (Close == llvm::StringRef::npos)
+          break;
+        Semi = unsigned(Close + 1);
+        while (Blank(Semi))
+          ++Semi;
+      }
+    }
     if (Semi >= Text.size() || Text[Semi] != ';')
       return "the declaration has more after the name";
     std::string Type = Text.slice(TypeBegin, TypeEnd).str();
@@ -103,13 +148,26 @@ private:
     if (!FE)
       return "its file is not on disk";
     std::vector<TextEdit> &E = Edits[fileKey(FE->getName(), Directory)];
-    E.push_back({TypeBegin, TypeEnd - TypeBegin, "unsigned char"});
+    // The declarators of one declaration share the type and the end: one
+    // edit each, the references after the semicolon in declaration order.
+    auto At = [&](unsigned Offset) {
+      return std::find_if(E.begin(), E.end(), [&](const TextEdit &X) {
+        return X.Offset == Offset;
+      });
+    };
+    if (At(TypeBegin) == E.end())
+      E.push_back({TypeBegin, TypeEnd - TypeBegin, "unsigned char"});
+    std::string Whole = Type + Bounds; // `barrier[4]`
     E.push_back({NameBegin, NameEnd - NameBegin,
-                 Storage + "[sizeof(" + Type + ")] __attribute__((aligned(" +
+                 Storage + "[sizeof(" + Whole + ")] __attribute__((aligned(" +
                      "alignof(" + Type + "))))"});
-    E.push_back({Semi + 1, 0,
-                 " " + Type + " &" + Name + " = *reinterpret_cast<" + Type +
-                     " *>(" + Storage + ");"});
+    std::string Ref = " " + Type + " (&" + Name + ")" + Bounds +
+                      " = *reinterpret_cast<" + Type + " (*)" + Bounds + ">(" +
+                      Storage + ");";
+    if (auto It = At(Semi + 1); It != E.end())
+      It->Text += Ref;
+    else
+      E.push_back({Semi + 1, 0, Ref});
     return "";
   }
 

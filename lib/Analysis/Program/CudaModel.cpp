@@ -195,6 +195,73 @@ static bool isBlockCudaBarrier(QualType T) {
   return scopeOf(T, "barrier") == "thread_scope_block";
 }
 
+/// The variable a barrier object expression names: `bar`, `bars[i]`,
+/// `&bars[i]`, `s.bar`.
+static const VarDecl *barrierVar(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      E = U->getSubExpr();
+    else if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      E = A->getBase();
+    else if (const auto *M = dyn_cast<MemberExpr>(E))
+      E = M->getBase();
+    else if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(D->getDecl());
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+static bool mentionsBlockDim(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<BuiltinIndex> B = builtinIndexOf(E))
+      return B->Var == IndexVar::BlockDim;
+  for (const Stmt *C : S->children())
+    if (mentionsBlockDim(C))
+      return true;
+  return false;
+}
+
+/// Whether the cuda::barrier object(s) in \p V are initialised in the
+/// function that declares them (`init(&v, count)`) and never with a count
+/// that names blockDim: barriers of some threads, such as a pipeline's
+/// full and empty barriers (`init(&full[i], consumers * 128 + 1)`), which
+/// the producer and the consumers arrive at and wait on apart.
+static bool isPartialCudaBarrier(const VarDecl *V) {
+  const auto *F = V ? dyn_cast<FunctionDecl>(V->getDeclContext()) : nullptr;
+  if (!F || !F->getBody())
+    return false;
+  bool Any = false, Block = false;
+  auto Visit = [&](const Stmt *S, auto &Self) -> void {
+    if (!S || Block)
+      return;
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      // libcu++'s init takes a completion function too, defaulted.
+      if (C->getNumArgs() >= 2 && calleeName(C) == "init" &&
+          barrierVar(C->getArg(0)) == V) {
+        Any = true;
+        Block |= mentionsBlockDim(C->getArg(1));
+      }
+    }
+    for (const Stmt *Ch : S->children())
+      Self(Ch, Self);
+  };
+  Visit(F->getBody(), Visit);
+  return Any && !Block;
+}
+
+bool isPartialBarrierWait(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+  return M && (Name == "arrive_and_wait" || (Name == "wait" && Call->getNumArgs() == 1)) &&
+         isBlockCudaBarrier(M->getObjectType()) &&
+         isPartialCudaBarrier(barrierVar(M->getImplicitObjectArgument()));
+}
+
 std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   StringRef N = Name;
@@ -209,6 +276,8 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
              isa<CXXMemberCallExpr>(Call) &&
              isBlockCudaBarrier(
                  cast<CXXMemberCallExpr>(Call)->getObjectType())) {
+    if (isPartialBarrierWait(Call))
+      return std::nullopt;
     B.CompletesBarrierCopies = true;
   } else if (N == "sync") {
     // group.sync(): a member call, or with the toolkit's headers a static

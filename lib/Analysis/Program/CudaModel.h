@@ -95,8 +95,16 @@ struct BarrierCall {
 /// `wait(token)` after `arrive()` (taken as the barrier: an access between
 /// a thread's arrive and its wait counts as before it). Such a barrier is
 /// taken to count every thread of the block (`init(&bar, blockDim.x *
-/// blockDim.y * blockDim.z)`, as CUDA's samples write it).
+/// blockDim.y * blockDim.z)`, as CUDA's samples write it), unless the
+/// kernel initialises it for some threads only (isPartialBarrierWait).
 std::optional<BarrierCall> barrierOf(const clang::CallExpr *Call);
+
+/// A wait (`wait(token)`, `arrive_and_wait()`) on a block-scope
+/// cuda::barrier that its kernel initialises for some threads only (no
+/// `init(&bar, count)` names blockDim): a pipeline's barrier, which orders
+/// the threads that arrive at it, not a barrier of the block (barrierOf
+/// says none; the walk records it as a wait).
+bool isPartialBarrierWait(const clang::CallExpr *Call);
 
 /// Whether \p Name is a barrier intrinsic (the named barriers above and
 /// every `__nvvm_bar*` builtin): a call that returns nothing thread-specific.

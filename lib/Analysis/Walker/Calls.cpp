@@ -135,6 +135,15 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
                    Arg(BC->MapOperand), Arg(BC->BarrierOperand), *BC);
     return evalInt(unknown("result of a bulk copy"));
   }
+  if (cuda::isPartialBarrierWait(Call)) {
+    for (const Expr *A : Call->arguments())
+      eval(A);
+    barrierCopiesDone(Call->getExprLoc());
+    recordBarrierWait(Call->getExprLoc(),
+                      cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument(),
+                      /*IsObject=*/true);
+    return evalInt(unknown("result of a barrier wait"));
+  }
   if (auto W = cuda::mbarrierWaitOf(Call)) {
     recordBarrierWait(Call->getExprLoc(), Call->getArg(*W),
                       /*IsObject=*/false);
