@@ -16,16 +16,6 @@ bool sameMemory(const PointerValue &A, const PointerValue &B) {
   return A.DynamicShared ? B.DynamicShared : A.Base == B.Base;
 }
 
-/// \p P's byte offset in thread \p Th, when it is a plain number there.
-std::optional<int64_t> byteIn(const PointerValue &P, unsigned Th) {
-  if (!P.Offset.isAffine() || Th >= P.Offset.size())
-    return std::nullopt;
-  for (const auto &KV : P.Offset.coefficients())
-    if (KV.second[Th] != 0)
-      return std::nullopt;
-  return P.Offset.constants()[Th];
-}
-
 /// Whether wait \p W is on the mbarrier copy \p C completes: the same
 /// shared bytes, or either not known.
 bool sameBarrier(const BulkCopyEvent &C, unsigned Writer,
@@ -34,12 +24,12 @@ bool sameBarrier(const BulkCopyEvent &C, unsigned Writer,
     return true;
   if (!sameMemory(*C.Barrier, *W.Barrier))
     return false;
-  std::optional<int64_t> CB = byteIn(*C.Barrier, Writer);
+  std::optional<int64_t> CB = plainOffset(*C.Barrier, Writer);
   if (!CB)
     return true;
   for (unsigned Th = 0; Th < W.Active.size(); ++Th)
     if (W.Active[Th]) {
-      std::optional<int64_t> WB = byteIn(*W.Barrier, Th);
+      std::optional<int64_t> WB = plainOffset(*W.Barrier, Th);
       return !WB || *WB == *CB;
     }
   return true;
@@ -66,7 +56,7 @@ bulkCopyRaces(const KernelTrace &T,
     bool OneDst = true;
     for (unsigned U = 0; U < C.Active.size() && OneDst; ++U)
       if (C.Active[U]) {
-        std::optional<int64_t> D = byteIn(*C.Dst, U);
+        std::optional<int64_t> D = plainOffset(*C.Dst, U);
         OneDst = D && (!Same || *Same == *D);
         Same = D;
       }
@@ -76,7 +66,7 @@ bulkCopyRaces(const KernelTrace &T,
     for (unsigned U = 0; U < C.Active.size(); ++U) {
       if (!C.Active[U])
         continue;
-      std::optional<int64_t> Lo = byteIn(*C.Dst, U);
+      std::optional<int64_t> Lo = plainOffset(*C.Dst, U);
       if (!Lo)
         continue;
       int64_t Hi = *Lo + int64_t(*Footprints[CI]);
@@ -108,7 +98,7 @@ bulkCopyRaces(const KernelTrace &T,
         for (unsigned Th = 0; Th < A.Active.size(); ++Th) {
           if (!A.Active[Th])
             continue;
-          std::optional<int64_t> B = byteIn(A.Address, Th);
+          std::optional<int64_t> B = plainOffset(A.Address, Th);
           if (!B || *B + int64_t(A.Width) <= *Lo || *B >= Hi || Ordered(Th))
             continue;
           BulkCopyRace R{CI, AI, U, Th, std::max(*B, *Lo), std::nullopt};

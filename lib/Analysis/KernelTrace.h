@@ -132,6 +132,18 @@ struct PointerValue {
   bool isGlobal() const { return GlobalBase != nullptr; }
 };
 
+/// \p P's byte offset in thread \p Th when it is a plain number there (no
+/// unknown with a coefficient in that thread).
+inline std::optional<int64_t> plainOffset(const PointerValue &P,
+                                          unsigned Th) {
+  if (!P.Offset.isAffine() || Th >= P.Offset.size())
+    return std::nullopt;
+  for (const auto &KV : P.Offset.coefficients())
+    if (KV.second[Th] != 0)
+      return std::nullopt;
+  return P.Offset.constants()[Th];
+}
+
 enum class AccessKind { Load, Store, Atomic };
 
 /// How an element access to a shared array was indexed, for the layout

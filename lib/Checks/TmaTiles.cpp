@@ -13,15 +13,6 @@ using namespace clang;
 
 namespace shmem {
 
-static std::optional<int64_t> byteIn(const PointerValue &P, unsigned Th) {
-  if (!P.Offset.isAffine() || Th >= P.Offset.size())
-    return std::nullopt;
-  for (const auto &KV : P.Offset.coefficients())
-    if (KV.second[Th] != 0)
-      return std::nullopt;
-  return P.Offset.constants()[Th];
-}
-
 std::vector<TmaTile> tmaTiles(const KernelContext &K) {
   std::vector<TmaTile> Out;
   const KernelTrace &T = K.Trace;
@@ -40,7 +31,7 @@ std::vector<TmaTile> tmaTiles(const KernelContext &K) {
       Tile.Facts = Facts;
       if (C.Dst) {
         Tile.Var = C.Dst->Base;
-        Tile.DstByte = byteIn(*C.Dst, Th);
+        Tile.DstByte = plainOffset(*C.Dst, Th);
       }
       // Threads that issue the same copy (a branch the walk could not
       // narrow to one thread) add nothing.

@@ -391,4 +391,46 @@ TEST(CudaModel, AsmAsyncWaits) {
   EXPECT_FALSE(cuda::asmAsyncWaitOf("bar.sync 0;"));
 }
 
+TEST(CudaModel, AsmBulkTensorCopies) {
+  // CUTLASS's spelling, with the tensor map's coordinates in braces.
+  auto C = cuda::asmBulkTensorCopyOf(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+      "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Dims, 2u);
+  EXPECT_EQ(C->DstOperand, 0u);
+  EXPECT_EQ(C->MapOperand, 1u);
+  EXPECT_EQ(C->BarrierOperand, 4u);
+  C = cuda::asmBulkTensorCopyOf("cp.async.bulk.tensor.3d.shared::cta.global."
+                                "mbarrier::complete_tx::bytes [ %1 ], [%2, "
+                                "{%3, %4, %5}], [%6];");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Dims, 3u);
+  EXPECT_EQ(C->DstOperand, 1u);
+  EXPECT_EQ(C->MapOperand, 2u);
+  EXPECT_EQ(C->BarrierOperand, 6u);
+  // A TMA store reads shared memory: not a copy into it. Nor is the bulk
+  // copy without a tensor map.
+  EXPECT_FALSE(cuda::asmBulkTensorCopyOf(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], "
+      "[%3];"));
+  EXPECT_FALSE(cuda::asmBulkTensorCopyOf(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%0], [%1], %2, [%3];"));
+}
+
+TEST(CudaModel, AsmMbarrierWaits) {
+  EXPECT_EQ(cuda::asmMbarrierWaitOf(
+                "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity."
+                "shared::cta.b64 P1, [%0], %1;\n@!P1 bra LAB_WAIT;\n}"),
+            0u);
+  EXPECT_EQ(cuda::asmMbarrierWaitOf(
+                "mbarrier.test_wait.shared.b64 p, [%1], %2;"),
+            1u);
+  // Arrivals and inits do not wait.
+  EXPECT_FALSE(cuda::asmMbarrierWaitOf(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"));
+  EXPECT_FALSE(cuda::asmMbarrierWaitOf("mbarrier.init.shared::cta.b64 [%0], %1;"));
+}
+
 } // namespace

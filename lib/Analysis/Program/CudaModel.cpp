@@ -568,15 +568,26 @@ static std::optional<unsigned> asmAddressOperand(StringRef Op) {
   return V;
 }
 
-std::optional<BulkTensorCopy> asmBulkTensorCopyOf(StringRef T) {
-  size_t At = T.find("cp.async.bulk.tensor.");
+/// The first instruction of \p T whose mnemonic starts with \p Prefix:
+/// its mnemonic and its operands (split as asmOperands does).
+static std::optional<std::pair<StringRef, SmallVector<StringRef, 6>>>
+asmInstruction(StringRef T, StringRef Prefix) {
+  size_t At = T.find(Prefix);
   if (At == StringRef::npos)
     return std::nullopt;
   StringRef Ins = T.slice(At, T.find(';', At));
   size_t Sp = Ins.find_first_of(" \t\n");
   if (Sp == StringRef::npos)
     return std::nullopt;
-  StringRef Mnemonic = Ins.take_front(Sp);
+  return std::make_pair(Ins.take_front(Sp), asmOperands(Ins.drop_front(Sp)));
+}
+
+std::optional<BulkTensorCopy> asmBulkTensorCopyOf(StringRef T) {
+  auto I = asmInstruction(T, "cp.async.bulk.tensor.");
+  if (!I)
+    return std::nullopt;
+  StringRef Mnemonic = I->first;
+  const SmallVector<StringRef, 6> &Ops = I->second;
   SmallVector<StringRef, 10> Mods;
   Mnemonic.split(Mods, '.');
   // cp . async . bulk . tensor . Nd . <dst space> . <src space> ...
@@ -587,7 +598,6 @@ std::optional<BulkTensorCopy> asmBulkTensorCopyOf(StringRef T) {
   C.Dims = unsigned(Mods[4][0] - '0');
   if (C.Dims < 1 || C.Dims > 5)
     return std::nullopt;
-  SmallVector<StringRef, 6> Ops = asmOperands(Ins.drop_front(Sp));
   if (Ops.size() < 2)
     return std::nullopt;
   std::optional<unsigned> Dst = asmAddressOperand(Ops[0]);
@@ -633,19 +643,13 @@ std::optional<BulkTensorCopy> bulkTensorCopyOf(const CallExpr *Call) {
 }
 
 std::optional<unsigned> asmMbarrierWaitOf(StringRef T) {
-  for (StringRef Op : {"mbarrier.try_wait", "mbarrier.test_wait"}) {
-    size_t At = T.find(Op);
-    if (At == StringRef::npos)
-      continue;
-    StringRef Ins = T.slice(At, T.find(';', At));
-    size_t Sp = Ins.find_first_of(" \t\n");
-    if (Sp == StringRef::npos)
+  for (StringRef Op : {"mbarrier.try_wait", "mbarrier.test_wait"})
+    if (auto I = asmInstruction(T, Op)) {
+      for (StringRef O : I->second)
+        if (std::optional<unsigned> N = asmAddressOperand(O))
+          return N;
       return std::nullopt;
-    for (StringRef O : asmOperands(Ins.drop_front(Sp)))
-      if (std::optional<unsigned> N = asmAddressOperand(O))
-        return N;
-    return std::nullopt;
-  }
+    }
   return std::nullopt;
 }
 
