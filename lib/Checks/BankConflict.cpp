@@ -804,53 +804,6 @@ private:
   }
   std::map<const VarDecl *, std::optional<int64_t>> PaddingCache;
 
-  /// The TMA copy that fills \p Var, if one does: its layout is the
-  /// tensor map's, so neither padding nor a swizzle of the array's index
-  /// is a fix.
-  std::optional<TmaTile> tmaTileOf(const ValueDecl *Var) {
-    if (!Var || K.Trace.BulkCopies.empty())
-      return std::nullopt;
-    for (const TmaTile &T : tmaTiles(K))
-      if (T.Var == Var)
-        return T;
-    return std::nullopt;
-  }
-
-  std::string tmaAdvice(const TmaTile &Tile, const std::string &Name,
-                        bool Swizzled) {
-    const TmaBoxLayout *L = Tile.layout();
-    std::string Copy = tmaCopyName(K, Tile);
-    if (!L)
-      return "'" + Name + "' is filled by " + Copy + ", whose tensor map "
-             "sets its layout: padding the array does not move the rows the "
-             "copy writes; encode the map with a swizzle mode and read "
-             "through it";
-    if (L->Swizzle != TmaSwizzle::None && Swizzled)
-      return "'" + Name + "' is laid out by " + Copy + ", which moves each "
-             "16-byte chunk within its row only: lanes whose rows share a "
-             "chunk position still share its banks, and padding the array "
-             "does not move the rows the copy writes; spread the lanes over "
-             "a row's chunks instead of down a column";
-    if (L->Swizzle != TmaSwizzle::None)
-      return "'" + Name + "' is laid out by " + Copy + ": padding the "
-             "array does not move the rows the copy writes; read it "
-             "through the swizzle, which spreads a column over the 16-byte "
-             "chunks of " + std::to_string(swizzleSpan(L->Swizzle)) +
-             " bytes";
-    uint64_t Row = uint64_t(L->cols()) * L->ElemBytes;
-    if (Row > 128)
-      return "'" + Name + "' is filled by " + Copy + ", which never pads "
-             "rows: load boxes at most 128 bytes wide with "
-             "CU_TENSOR_MAP_SWIZZLE_128B and read through the swizzle";
-    const char *Mode = Row <= 32   ? "CU_TENSOR_MAP_SWIZZLE_32B"
-                       : Row <= 64 ? "CU_TENSOR_MAP_SWIZZLE_64B"
-                                   : "CU_TENSOR_MAP_SWIZZLE_128B";
-    return "'" + Name + "' is filled by " + Copy + ", which never pads "
-           "rows: encode the tensor map with " + Mode + " and read '" +
-           Name + "' through the swizzle (the 16-byte chunk index XOR the "
-           "row's 128-byte line)";
-  }
-
   /// The XOR swizzle of a 2-D array as a fix-it (SwizzleFix.h), judged by
   /// the padding's rule; one answer per array.
   const SwizzleFix &findSwizzle(const VarDecl *V) {
@@ -913,11 +866,11 @@ private:
 
     const VarDecl *Var = dyn_cast<VarDecl>(A.Address.Base);
     std::optional<int64_t> Pad;
-    std::optional<TmaTile> Tma = tmaTileOf(A.Address.Base);
+    std::optional<TmaTile> Tma = tmaTileOf(K, A.Address.Base);
     if (Var && !A.Address.DynamicShared && !V.Conditional && !Tma)
       Pad = findPadding(Var);
     if (Tma) {
-      Msg << "; " << tmaAdvice(*Tma, Name, indexHasXor(A.E));
+      Msg << "; " << tmaBankAdvice(K, *Tma, Name, indexHasXor(A.E));
     } else if (Pad && !innerSizeExpr(K.Ctx, Var)) {
       adviseFlatPadding(K, flatStride(Var), F, Msg, Var, *Pad);
     } else if (Pad) {

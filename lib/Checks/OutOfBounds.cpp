@@ -62,11 +62,11 @@ private:
 
   /// The variable's size in bytes, when the source gives one: its type's,
   /// or for dynamic shared memory the size the launches give.
-  std::optional<int64_t> extent(const SharedAccess &A) const {
-    const auto *VD = dyn_cast_or_null<VarDecl>(A.Address.Base);
+  std::optional<int64_t> extent(const PointerValue &P) const {
+    const auto *VD = dyn_cast_or_null<VarDecl>(P.Base);
     if (!VD)
       return std::nullopt;
-    if (A.Address.DynamicShared)
+    if (P.DynamicShared)
       return T.DynamicSharedBytes;
     QualType Ty = VD->getType();
     if (Ty->isIncompleteType() || Ty->isDependentType() ||
@@ -79,7 +79,7 @@ private:
     if (A.ActiveApprox || !A.Matrix.empty() || !A.Address.isShared() ||
         !A.Address.Offset.isConcrete())
       return false;
-    std::optional<int64_t> Size = extent(A);
+    std::optional<int64_t> Size = extent(A.Address);
     if (!Size || *Size <= 0)
       return false;
     const Lanes &Off = A.Address.Offset.constants();
@@ -107,14 +107,7 @@ private:
     if (!L || !VD || !Tile.DstByte)
       return;
     const BulkCopyEvent &C = T.BulkCopies[Tile.Copy];
-    std::optional<int64_t> Size;
-    if (C.Dst->DynamicShared) {
-      Size = T.DynamicSharedBytes;
-    } else {
-      QualType Ty = VD->getType();
-      if (!Ty->isIncompleteType() && !Ty->isDependentType())
-        Size = K.Ctx.getTypeSizeInChars(Ty).getQuantity();
-    }
+    std::optional<int64_t> Size = extent(*C.Dst);
     int64_t Dst = *Tile.DstByte, Foot = int64_t(L->footprint());
     if (!Size || *Size <= 0 || (Dst >= 0 && Dst + Foot <= *Size))
       return;

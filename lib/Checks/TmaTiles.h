@@ -49,6 +49,18 @@ std::vector<std::optional<uint64_t>> tmaFootprints(const KernelContext &K);
 /// SWIZZLE_128B)"; without the parenthesis when the layout is not known.
 std::string tmaCopyName(const KernelContext &K, const TmaTile &T);
 
+/// The first TMA tile that \p Var is the destination of, if any.
+std::optional<TmaTile> tmaTileOf(const KernelContext &K,
+                                 const clang::ValueDecl *Var);
+
+/// The bank check's advice for a conflicted read of \p Tile, named
+/// \p Name: its layout is the tensor map's, so neither padding nor an
+/// index swizzle the copy does not apply is a fix; the map's swizzle mode
+/// is (or, for a read through the swizzle (\p Swizzled), why it stays
+/// conflicted).
+std::string tmaBankAdvice(const KernelContext &K, const TmaTile &Tile,
+                          const std::string &Name, bool Swizzled);
+
 /// Reports, for \p Check, each copy whose layout is not known (the map is
 /// not followed to an encode call, or the call's arguments are not
 /// constants): that check says nothing about its bytes.
