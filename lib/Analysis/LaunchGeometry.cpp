@@ -6,6 +6,7 @@
 #include "ExprUtil.h"
 #include "ShapeFacts.h"
 #include "Program/CudaModel.h"
+#include "Program/KernelPointers.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -350,74 +351,37 @@ public:
     const Expr *Block = Config->getArg(configOffset(Config) + 1);
     if (const FunctionDecl *K = E->getDirectCallee())
       addLaunch(K, Block, E->getBeginLoc(), Config);
-    else if (const VarDecl *Ptr = pointerVariable(E->getCallee()))
+    else if (const VarDecl *Ptr = KernelPointers::pointerVariable(E->getCallee()))
       PointerLaunches.push_back({Ptr, Block, E->getBeginLoc()});
     return true;
   }
 
-  // Launches through a function pointer (`kernel = &transposeNaive; ...
-  // kernel<<<grid, threads>>>(...)`, cuda-samples' transpose): the shape
-  // goes to every kernel the translation unit assigns to the pointer.
+  // Launches through a function pointer: the shape goes to every kernel the
+  // translation unit stores into the pointer.
   struct PointerLaunch {
     const VarDecl *Ptr;
     const Expr *BlockArg;
     SourceLocation Loc;
   };
   std::vector<PointerLaunch> PointerLaunches;
-  llvm::DenseMap<const VarDecl *, std::vector<const FunctionDecl *>>
-      PointerTargets;
-
-  /// The local or global variable a callee expression reads, if it is a
-  /// pointer to a function.
-  static const VarDecl *pointerVariable(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
-      E = U->getSubExpr()->IgnoreParenImpCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!V || !V->getType()->isFunctionPointerType())
-      return nullptr;
-    return V;
-  }
-
-  /// The kernel an expression names (`f`, `&f`, `(void *)f`), if any.
-  static const FunctionDecl *kernelNamed(const Expr *E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr()->IgnoreParenCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *F = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
-    return F && F->hasAttr<CUDAGlobalAttr>() ? F : nullptr;
-  }
-
-  void notePointerTarget(const VarDecl *Ptr, const Expr *Value) {
-    if (const FunctionDecl *K = kernelNamed(Value))
-      PointerTargets[Ptr].push_back(K);
-  }
+  KernelPointers Pointers;
 
   bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->getOpcode() == BO_Assign)
-      if (const VarDecl *Ptr = pointerVariable(B->getLHS()))
-        notePointerTarget(Ptr, B->getRHS());
+    Pointers.noteAssignment(B);
     return true;
   }
 
   bool VisitVarDecl(VarDecl *V) {
-    if (V->getType()->isFunctionPointerType() && V->getInit())
-      notePointerTarget(V, V->getInit());
+    Pointers.noteVar(V);
     return true;
   }
 
   /// Once the whole translation unit is seen: the launches through
   /// pointers, for each kernel assigned to them.
   void resolvePointerLaunches() {
-    for (const PointerLaunch &L : PointerLaunches) {
-      auto It = PointerTargets.find(L.Ptr);
-      if (It == PointerTargets.end())
-        continue;
-      for (const FunctionDecl *K : It->second)
+    for (const PointerLaunch &L : PointerLaunches)
+      for (const FunctionDecl *K : Pointers.targets(L.Ptr))
         addLaunch(K, L.BlockArg, L.Loc);
-    }
   }
 
   bool VisitCallExpr(CallExpr *E) {
@@ -427,7 +391,8 @@ public:
     StringRef N = FD->getName();
     if (N != "cudaLaunchKernel" && N != "cudaLaunchCooperativeKernel")
       return true;
-    addLaunch(kernelNamed(E->getArg(0)), E->getArg(2), E->getBeginLoc());
+    for (const FunctionDecl *K : kernelsNamed(E->getArg(0)))
+      addLaunch(K, E->getArg(2), E->getBeginLoc());
     return true;
   }
 

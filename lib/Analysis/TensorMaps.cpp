@@ -7,7 +7,9 @@
 #include "TensorMaps.h"
 
 #include "Program/CudaModel.h"
+#include "Program/KernelPointers.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -160,23 +162,60 @@ public:
     if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
       if (const FunctionDecl *Kernel = K->getDirectCallee())
         addLaunch(Kernel, Call, 0);
+      else if (const VarDecl *Ptr = KernelPointers::pointerVariable(K->getCallee()))
+        PointerLaunches.push_back({Ptr, Call});
       return true;
     }
-    if (cuda::calleeName(Call) == "cudaLaunchKernelEx" && Call->getNumArgs() >= 2) {
-      const Expr *F = Call->getArg(1)->IgnoreParenCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(F))
-        F = U->getSubExpr()->IgnoreParenCasts();
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(F))
-        if (const auto *Kernel = dyn_cast<FunctionDecl>(DRE->getDecl()))
-          addLaunch(Kernel, Call, 2);
+    std::string Name = cuda::calleeName(Call);
+    if (Name == "cudaLaunchKernelEx" && Call->getNumArgs() >= 2) {
+      for (const FunctionDecl *Kernel : kernelsNamed(Call->getArg(1)))
+        addLaunch(Kernel, Call, 2);
+      return true;
     }
+    // A map copied into global or constant memory: `cudaMemcpy(dmap,
+    // &map, ...)`, `cudaMemcpyToSymbol(cmap, &map, ...)`.
+    if ((Name == "cudaMemcpy" || Name == "cudaMemcpyAsync" ||
+         Name == "cudaMemcpyToSymbol" || Name == "cudaMemcpyToSymbolAsync") &&
+        Call->getNumArgs() >= 2)
+      if (const VarDecl *Dst = namedVar(Call->getArg(0)))
+        if (cuda::holdsTensorMap(Dst->getType()))
+          Given[Dst].push_back(Call->getArg(1));
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    Pointers.noteAssignment(B);
+    if (B->getOpcode() == BO_Assign)
+      noteAssignment(B->getLHS(), B->getRHS());
+    return true;
+  }
+
+  /// A map is a class: `map = makeMap(...)` calls its operator=.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      noteAssignment(Op->getArg(0), Op->getArg(1));
+    return true;
+  }
+
+  void noteAssignment(const Expr *LHS, const Expr *RHS) {
+    if (const VarDecl *V = namedVar(LHS))
+      if (cuda::holdsTensorMap(V->getType()))
+        Given[V].push_back(RHS);
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    Pointers.noteVar(V);
+    if (V->hasGlobalStorage() && !V->isLocalVarDecl() &&
+        cuda::isTensorMapType(V->getType()) &&
+        (V->hasAttr<CUDAConstantAttr>() || V->hasAttr<CUDADeviceAttr>()))
+      Symbols.push_back(V);
     return true;
   }
 
   bool VisitReturnStmt(ReturnStmt *R) {
     if (Fn)
       if (const VarDecl *V = namedVar(R->getRetValue()))
-        if (cuda::isTensorMapType(V->getType()))
+        if (cuda::holdsTensorMap(V->getType()))
           Returned[Fn->getCanonicalDecl()].push_back(V);
     return true;
   }
@@ -184,6 +223,9 @@ public:
   /// Resolves every launch; call once the whole unit is scanned.
   llvm::DenseMap<const ValueDecl *, std::optional<TensorMapFacts>> finish() {
     llvm::DenseMap<const ValueDecl *, std::optional<TensorMapFacts>> Out;
+    for (const PointerLaunch &L : PointerLaunches)
+      for (const FunctionDecl *Kernel : Pointers.targets(L.Ptr))
+        addLaunch(Kernel, L.Call, 0);
     for (const Launch &L : Launches) {
       std::optional<TensorMapFacts> F = factsOfArg(L.Arg, 0);
       auto [It, New] = Out.try_emplace(L.Param, F);
@@ -193,6 +235,9 @@ public:
       if (!It->second || !F || !sameFacts(*It->second, *F))
         It->second.reset();
     }
+    // A map the kernels name as a `__constant__`/`__device__` symbol.
+    for (const VarDecl *V : Symbols)
+      Out.try_emplace(V, factsOfVar(V, 0));
     return Out;
   }
 
@@ -202,18 +247,28 @@ private:
   llvm::DenseMap<const VarDecl *, std::vector<TensorMapFacts>> Encodes;
   llvm::DenseMap<const VarDecl *, std::vector<const ParmVarDecl *>> FilledBy;
   llvm::DenseMap<const FunctionDecl *, std::vector<const VarDecl *>> Returned;
+  /// What is stored into a map variable after its declaration: assigned,
+  /// or copied in by cudaMemcpy (a device pointer's map, a symbol's).
+  llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> Given;
+  std::vector<const VarDecl *> Symbols;
   struct Launch {
     const ValueDecl *Param;
     const Expr *Arg;
   };
   std::vector<Launch> Launches;
+  struct PointerLaunch {
+    const VarDecl *Ptr;
+    const CallExpr *Call;
+  };
+  std::vector<PointerLaunch> PointerLaunches;
+  KernelPointers Pointers;
 
   void addLaunch(const FunctionDecl *Kernel, const CallExpr *Call,
                  unsigned FirstArg) {
     for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
       const ParmVarDecl *P = Kernel->getParamDecl(I);
       if (FirstArg + I < Call->getNumArgs() &&
-          cuda::isTensorMapType(P->getType()))
+          cuda::holdsTensorMap(P->getType()))
         Launches.push_back({P, Call->getArg(FirstArg + I)});
     }
   }
@@ -229,8 +284,13 @@ private:
     return All.front();
   }
 
+  /// Deep enough for a launch argument assigned from a helper that copies
+  /// a map filled by another helper (fast.cu's global `d_tma_map_A =
+  /// allocate_and_create_tensor_map(...)`), shallow enough to stop cycles.
+  static constexpr unsigned MaxDepth = 12;
+
   std::optional<TensorMapFacts> factsOfVar(const VarDecl *V, unsigned Depth) {
-    if (Depth > 4)
+    if (Depth > MaxDepth)
       return std::nullopt;
     std::vector<TensorMapFacts> All;
     if (auto It = Encodes.find(V); It != Encodes.end())
@@ -240,16 +300,37 @@ private:
       for (const ParmVarDecl *P : It->second)
         if (auto E = Encodes.find(P); E != Encodes.end())
           All.insert(All.end(), E->second.begin(), E->second.end());
-    if (!All.empty())
-      return agreed(All);
-    // Initialised by a helper that returns one (or a copy of another).
-    if (const Expr *Init = V->getInit())
-      return factsOfArg(Init, Depth + 1);
-    return std::nullopt;
+    // Initialised by a helper that returns one (or a copy of another),
+    // assigned, or copied in: each must be followed, and all agree.
+    std::vector<const Expr *> Sources;
+    if (givesMap(V->getInit()))
+      Sources.push_back(V->getInit());
+    if (auto It = Given.find(V); It != Given.end())
+      for (const Expr *E : It->second)
+        if (givesMap(E))
+          Sources.push_back(E);
+    for (const Expr *E : Sources) {
+      std::optional<TensorMapFacts> F = factsOfArg(E, Depth + 1);
+      if (!F)
+        return std::nullopt;
+      All.push_back(*F);
+    }
+    return agreed(All);
+  }
+
+  /// Whether storing \p E gives a variable a map (or a pointer to one), as
+  /// opposed to clearing it: `{}`, a default construction, a null pointer.
+  bool givesMap(const Expr *E) const {
+    if (!E)
+      return false;
+    E = stripCopies(E);
+    if (isa<InitListExpr, CXXConstructExpr, ImplicitValueInitExpr>(E))
+      return false;
+    return !E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
   }
 
   std::optional<TensorMapFacts> factsOfArg(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 4)
+    if (!E || Depth > MaxDepth)
       return std::nullopt;
     E = stripCopies(E);
     if (const VarDecl *V = namedVar(E))

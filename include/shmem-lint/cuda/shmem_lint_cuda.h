@@ -125,6 +125,11 @@ cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                        enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                            enum cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+                               size_t count, size_t offset = 0,
+                               enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
@@ -190,6 +195,13 @@ extern "C" CUresult cuGetErrorString(CUresult error, const char **str);
 template <class T>
 static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return cudaMalloc((void **)(void *)devPtr, size);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                   size_t offset = 0,
+                   enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
 }
 
 /* Device-side assert and printf, as clang's CUDA runtime wrapper declares

@@ -678,6 +678,14 @@ bool isTensorMapType(QualType T) {
   return Name == "CUtensorMap_st" || Name == "CUtensorMap";
 }
 
+bool holdsTensorMap(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  return isTensorMapType(T) ||
+         (T->isPointerType() && isTensorMapType(T->getPointeeType()));
+}
+
 std::optional<AsyncWait> asyncWaitOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   AsyncWait W;

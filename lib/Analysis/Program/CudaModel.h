@@ -239,6 +239,11 @@ std::optional<unsigned> mbarrierWaitOf(const clang::CallExpr *Call);
 /// qualified or referred to.
 bool isTensorMapType(clang::QualType T);
 
+/// Whether \p T is a tensor map or a pointer to one: how a kernel receives
+/// a map (`const __grid_constant__ CUtensorMap` in parameter space, or
+/// `const CUtensorMap *` into global memory the host filled by cudaMemcpy).
+bool holdsTensorMap(clang::QualType T);
+
 /// What waits for async copies: the thread's copies since the last commit
 /// form a group (Commit); Wait completes every committed group but the
 /// newest Pending ones (`cp.async.wait_group N`, `__pipeline_wait_prior(N)`);

@@ -82,10 +82,7 @@ PointerValue KernelWalker::evalAddress(const Expr *E) {
       return sharedBase(V);
     if (isDeviceArray(V))
       return globalBase(V);
-    // A kernel's tensor map (in parameter space): its address is what a
-    // TMA copy names, through helpers too (recordBulkCopy).
-    if (isa<ParmVarDecl>(V) && V->getDeclContext() == T.Kernel &&
-        cuda::isTensorMapType(V->getType()))
+    if (isKernelTensorMap(V) && cuda::isTensorMapType(V->getType()))
       return globalBase(V);
     // A reference bound to shared memory.
     if (V->getType()->isReferenceType()) {

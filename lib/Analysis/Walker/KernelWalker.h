@@ -532,6 +532,18 @@ private:
            !V->hasAttr<CUDAConstantAttr>() && V->getType()->isArrayType();
   }
 
+  /// A tensor map the kernel can name: its own parameter (the map in
+  /// parameter space, or a pointer to one in global memory), or a
+  /// `__constant__`/`__device__` map the host copied to the symbol. Its
+  /// address is what a TMA copy names (recordBulkCopy).
+  bool isKernelTensorMap(const VarDecl *V) const {
+    if (isa<ParmVarDecl>(V))
+      return V->getDeclContext() == T.Kernel &&
+             cuda::holdsTensorMap(V->getType());
+    return !V->isLocalVarDecl() && cuda::isTensorMapType(V->getType()) &&
+           (V->hasAttr<CUDAConstantAttr>() || V->hasAttr<CUDADeviceAttr>());
+  }
+
   PointerValue globalBase(const ValueDecl *V);
 
   PointerValue sharedBase(const VarDecl *V);

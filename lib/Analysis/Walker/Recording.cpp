@@ -208,17 +208,24 @@ const ValueDecl *KernelWalker::tensorMapOf(const Expr *E) {
       if (!V)
         return;
       // A helper's pointer (`const void *map`) that holds the address of
-      // the kernel's map.
+      // the kernel's map (or the kernel's pointer to one).
       if (auto It = Vars.find(V);
           It != Vars.end() && It->second.IsPointer &&
-          It->second.Ptr->isGlobal() &&
-          cuda::isTensorMapType(It->second.Ptr->GlobalBase->getType())) {
-        Found = It->second.Ptr->GlobalBase;
+          It->second.Ptr->isGlobal()) {
+        const auto *Base = dyn_cast<VarDecl>(It->second.Ptr->GlobalBase);
+        if (Base && isKernelTensorMap(Base))
+          Found = Base;
         return;
       }
-      if (isa<ParmVarDecl>(V) && V->getDeclContext() == T.Kernel &&
-          cuda::isTensorMapType(V->getType()))
-        Found = V; // The kernel's own parameter.
+      if (isKernelTensorMap(V)) {
+        Found = V;
+        return;
+      }
+      // A local the helper converts the map's address into
+      // (`uint64_t p = reinterpret_cast<uint64_t>(map)`, fast.cu's
+      // load_async): what it was initialised with.
+      if (V->isLocalVarDecl() && !V->getType()->isPointerType())
+        Self(V->getInit(), Self);
       return;
     }
     for (const Stmt *C : X->children())

@@ -1,0 +1,51 @@
+//===- KernelPointers.h - Kernels launched through pointers -----*- C++ -*-===//
+//
+// A launch need not name its kernel: `auto *kernel = DB ? k<true> : k<false>;
+// kernel<<<g, b>>>(...)` (pranjalssh/fast.cu) or `kernel = &transposeNaive;`
+// (cuda-samples' transpose). Every scan that follows launches (block shapes,
+// tensor maps) asks this one place which kernels a launch's callee may be:
+// the kernels the translation unit stores into the pointer variable it reads,
+// by initialisation or assignment, through `&`, casts and `?:`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SHMEM_LINT_ANALYSIS_PROGRAM_KERNELPOINTERS_H
+#define SHMEM_LINT_ANALYSIS_PROGRAM_KERNELPOINTERS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace shmem {
+
+/// The kernels \p E names (`f`, `&f`, `(void *)f`, `c ? f : g`); empty when
+/// it names none.
+llvm::SmallVector<const clang::FunctionDecl *, 2>
+kernelsNamed(const clang::Expr *E);
+
+class KernelPointers {
+public:
+  /// Call from a scan of the translation unit, for every variable and
+  /// assignment: notes what function-pointer variables are given.
+  void noteVar(const clang::VarDecl *V);
+  void noteAssignment(const clang::BinaryOperator *B);
+
+  /// The function-pointer variable a launch's callee reads, if any.
+  static const clang::VarDecl *pointerVariable(const clang::Expr *Callee);
+
+  /// Once the whole unit is scanned: the kernels \p Ptr may hold.
+  const std::vector<const clang::FunctionDecl *> &
+  targets(const clang::VarDecl *Ptr) const;
+
+private:
+  void note(const clang::VarDecl *Ptr, const clang::Expr *Value);
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::FunctionDecl *>>
+      Targets;
+};
+
+} // namespace shmem
+
+#endif
