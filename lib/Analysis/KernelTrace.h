@@ -164,6 +164,13 @@ struct TileIndex {
   LaneValue Col; ///< The column index as computed (physical column).
   bool HasColTerms = false;
   LaneValue ColA, ColB; ///< Col's operands, when HasColTerms.
+  /// The element the index means when it XORs a swizzle term in: the flat
+  /// element index with every `a ^ b` replaced by its operand that is not a
+  /// function of the row (the other one is, and takes several values).
+  /// Set only when the index has such an XOR and every one of them tells
+  /// its swizzle term apart; concrete (no unknowns).
+  bool HasUnswizzled = false;
+  LaneValue Unswizzled;
   /// The index formula as written (for messages).
   std::string Text;
 };

@@ -26,7 +26,8 @@ OUT=$(pwd)
   -L/usr/local/cuda/lib64/stubs -lcuda > build.txt 2>&1 || { cat build.txt; exit 1; }
 
 # tma-layout.tsv is written by `layout` into the current directory, OUTDIR.
-for t in layout misaligned readPlain readSwizzled noWait waitThenSync bankPlain bankSwizzled; do
+for t in layout misaligned readPlain readSwizzled noWait waitThenSync bankPlain bankSwizzled \
+         readWrongMask readElementXor readGlobalMap placement; do
   timeout 120 ./tma $t > $t.txt 2>&1
   echo "rc=$?" >> $t.txt
 done

@@ -16,6 +16,14 @@
 //   waitThenSync  thread 0 waits, then __syncthreads(): all right
 //   bankPlain     one warp reads column 0 down 32 rows, unswizzled index
 //   bankSwizzled  the same column through the swizzle (for ncu)
+//   readWrongMask the 8x32 tile through ((c/4) ^ (r%4))*4 + c%4: the XOR
+//                 of SWIZZLE_64B applied to a SWIZZLE_128B tile
+//   readElementXor the tile through c ^ (r%8): elements XORed, not chunks
+//   readGlobalMap readPlain with the map in global memory (cudaMemcpy'd,
+//                 passed as const CUtensorMap *): the same layout
+//   placement     the shared addresses nvcc gives alignas(128) tiles and a
+//                 dynamic buffer after static barriers (pranjalssh/fast.cu's
+//                 kernels 2-7 swizzle such tiles by 128B)
 //
 // The device side is inline PTX only (no cuda::barrier or cuda::ptx), in one
 // small helper per instruction, so that what shmem-lint must recognise is
@@ -320,6 +328,73 @@ __global__ void bankSwizzled(const __grid_constant__ CUtensorMap tmap,
     sum += tile[r][((0 / 4) ^ (r % 8)) * 4 + 0];
   }
   out[l] = sum;
+}
+
+
+// Reads through a swizzle formula that is not the copy's. The tile and the
+// copy are readPlain's; only the index differs.
+#define LOAD_8x32(MAP)                                                         \
+  __shared__ alignas(1024) float tile[8][32];                                  \
+  __shared__ alignas(8) uint64_t bar;                                          \
+  int t = threadIdx.x, r = t / 32, c = t % 32;                                 \
+  if (t == 0) {                                                                \
+    mbar_init(&bar, 1);                                                        \
+    fence_proxy_async();                                                       \
+  }                                                                            \
+  __syncthreads();                                                             \
+  if (t == 0) {                                                                \
+    mbar_expect_tx(&bar, sizeof(tile));                                        \
+    tma_load_2d(tile, MAP, 0, 0, &bar);                                        \
+  }                                                                            \
+  mbar_wait(&bar, 0);
+
+// SWIZZLE_64B's XOR (r % 4) on a SWIZZLE_128B tile: rows 4-7 wrong.
+__global__ void readWrongMask(const __grid_constant__ CUtensorMap tmap,
+                              float *out) {
+  LOAD_8x32(&tmap)
+  out[blockIdx.x * 256 + t] = tile[r][((c / 4) ^ (r % 4)) * 4 + c % 4];
+}
+
+// The row XORed into the element index rather than the 16-byte chunk.
+__global__ void readElementXor(const __grid_constant__ CUtensorMap tmap,
+                               float *out) {
+  LOAD_8x32(&tmap)
+  out[blockIdx.x * 256 + t] = tile[r][c ^ (r % 8)];
+}
+
+// readPlain with the map in global memory: the same layout, the same
+// wrong reads.
+__global__ void readGlobalMap(const CUtensorMap *tmap, float *out) {
+  LOAD_8x32(tmap)
+  out[blockIdx.x * 256 + t] = tile[r][c];
+}
+
+
+// Where alignas(128) tiles land: fast.cu's kernel 2 declares two 8 KB bf16
+// tiles alignas(128) and two barriers; kernels 3-7 carve their tiles from
+// `extern __shared__ __align__(128)` memory after static barriers.
+__global__ void placementStatic(unsigned *out) {
+  __shared__ alignas(128) unsigned short sA[64 * 64];
+  __shared__ alignas(128) unsigned short sB[64 * 64];
+  __shared__ alignas(8) uint64_t barA, barB;
+  if (threadIdx.x == 0) {
+    out[0] = smemAddr(sA);
+    out[1] = smemAddr(sB);
+    out[2] = smemAddr(&barA);
+    out[3] = smemAddr(&barB);
+    sA[0] = sB[0] = 0;
+  }
+}
+
+__global__ void placementDynamic(unsigned *out) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  __shared__ alignas(8) uint64_t full[3], empty[3];
+  if (threadIdx.x == 0) {
+    out[0] = smemAddr(smem);
+    out[1] = smemAddr(full);
+    out[2] = smemAddr(empty);
+    smem[0] = 0;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -660,6 +735,86 @@ static int testRead(bool swizzled, int blocks) {
   return 0;
 }
 
+// readWrongMask / readElementXor / readGlobalMap: threads whose value is not
+// element (r, c), as testRead counts them.
+static int testReadVariant(const char *name, int blocks) {
+  float *g = makeTileMatrix();
+  float *out;
+  cudaMalloc(&out, (size_t)blocks * 256 * sizeof(float));
+  const cuuint64_t dims[2] = {32, 32};
+  const cuuint64_t strides[1] = {32 * sizeof(float)};
+  const cuuint32_t box[2] = {32, 8};
+  const cuuint32_t elemStrides[2] = {1, 1};
+  CUtensorMap map;
+  CUresult res = cuTensorMapEncodeTiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box,
+      elemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (!checkCu(res, name))
+    return 1;
+  CUtensorMap *deviceMap = nullptr;
+  if (!strcmp(name, "readWrongMask")) {
+    readWrongMask<<<blocks, 256>>>(map, out);
+  } else if (!strcmp(name, "readElementXor")) {
+    readElementXor<<<blocks, 256>>>(map, out);
+  } else {
+    cudaMalloc(&deviceMap, sizeof(CUtensorMap));
+    cudaMemcpy(deviceMap, &map, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+    readGlobalMap<<<blocks, 256>>>(deviceMap, out);
+  }
+  if (!check(cudaGetLastError(), name) || !check(cudaDeviceSynchronize(), name))
+    return 1;
+  std::vector<float> h((size_t)blocks * 256);
+  cudaMemcpy(h.data(), out, h.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  long wrong = 0, wrongBlock0 = 0;
+  for (int b = 0; b < blocks; ++b)
+    for (int t = 0; t < 256; ++t) {
+      bool w = h[(size_t)b * 256 + t] != float(t + 1); // element (r, c)
+      wrong += w;
+      wrongBlock0 += w && b == 0;
+    }
+  printf("%s: %d blocks, wrong %ld of %ld (%ld of 256 in block 0)\n", name,
+         blocks, wrong, (long)blocks * 256, wrongBlock0);
+  printf("%s: block 0 rows 1 and 4 read:", name);
+  for (int c = 0; c < 32; ++c)
+    printf(" %g", h[32 + c]);
+  printf(" |");
+  for (int c = 0; c < 32; ++c)
+    printf(" %g", h[128 + c]);
+  printf("\n");
+  cudaFree(deviceMap);
+  cudaFree(g);
+  cudaFree(out);
+  return 0;
+}
+
+// placement: the shared addresses of placementStatic's and
+// placementDynamic's objects, and whether each tile is on a 1024-byte
+// boundary (what SWIZZLE_128B's pattern assumes).
+static int testPlacement() {
+  unsigned *out;
+  cudaMalloc(&out, 8 * sizeof(unsigned));
+  unsigned h[8];
+  placementStatic<<<1, 32>>>(out);
+  if (!check(cudaGetLastError(), "placementStatic") ||
+      !check(cudaDeviceSynchronize(), "placementStatic"))
+    return 1;
+  cudaMemcpy(h, out, 4 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+  printf("placementStatic: sA %u (%% 1024 = %u), sB %u (%% 1024 = %u), "
+         "barA %u, barB %u\n",
+         h[0], h[0] % 1024, h[1], h[1] % 1024, h[2], h[3]);
+  cudaMemset(out, 0xff, 8 * sizeof(unsigned));
+  placementDynamic<<<1, 32, 32 * 1024>>>(out);
+  if (!check(cudaGetLastError(), "placementDynamic") ||
+      !check(cudaDeviceSynchronize(), "placementDynamic"))
+    return 1;
+  cudaMemcpy(h, out, 3 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+  printf("placementDynamic: smem %u (%% 1024 = %u), full %u, empty %u\n", h[0],
+         h[0] % 1024, h[1], h[2]);
+  cudaFree(out);
+  return 0;
+}
+
 // noWait / waitThenSync: reads of the -1 fill (stale), of the right
 // element, and of anything else.
 static int testStale(bool waitFirst, int blocks) {
@@ -762,13 +917,19 @@ int main(int argc, char **argv) {
     return testMisaligned();
   if (!strcmp(which, "readPlain") || !strcmp(which, "readSwizzled"))
     return testRead(which[4] == 'S', blocks > 0 ? blocks : 64);
+  if (!strcmp(which, "placement"))
+    return testPlacement();
+  if (!strcmp(which, "readWrongMask") || !strcmp(which, "readElementXor") ||
+      !strcmp(which, "readGlobalMap"))
+    return testReadVariant(which, blocks > 0 ? blocks : 64);
   if (!strcmp(which, "noWait") || !strcmp(which, "waitThenSync"))
     return testStale(which[0] == 'w', blocks > 0 ? blocks : 1024);
   if (!strcmp(which, "bankPlain") || !strcmp(which, "bankSwizzled"))
     return testBank(which[4] == 'S');
   fprintf(stderr,
           "usage: %s layout|misaligned|readPlain|readSwizzled|noWait|"
-          "waitThenSync|bankPlain|bankSwizzled [blocks]\n",
+          "waitThenSync|bankPlain|bankSwizzled|readWrongMask|"
+          "readElementXor|readGlobalMap|placement [blocks]\n",
           argv[0]);
   return 2;
 }

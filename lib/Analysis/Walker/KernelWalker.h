@@ -492,6 +492,17 @@ private:
   /// may hold a swizzle term.
   void columnTerms(const Expr *C, TileIndex &TI);
 
+  /// \p E with every XOR replaced by its operand that is not the swizzle
+  /// term (TileIndex::Unswizzled); \p Stripped tells whether one was. None
+  /// when an XOR's operands cannot be told apart or a value is not
+  /// concrete.
+  std::optional<LaneValue> unswizzled(const Expr *E, const LaneValue &Row,
+                                      bool &Stripped, unsigned Depth = 0);
+
+  /// Whether \p X, over the active threads, is a function of \p Row that
+  /// takes several values: what a swizzle term is.
+  bool isSwizzleTerm(const LaneValue &X, const LaneValue &Row) const;
+
   /// Whether the walk describes how accesses index their tiles
   /// (AnalysisOptions::Facts).
   bool wantTileIndex() const {

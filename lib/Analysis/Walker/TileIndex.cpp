@@ -12,6 +12,8 @@
 
 #include "clang/Basic/SourceManager.h"
 
+#include <map>
+
 namespace shmem {
 namespace walker {
 
@@ -150,6 +152,63 @@ void KernelWalker::columnTerms(const Expr *C, TileIndex &TI) {
   TI.HasColTerms = TI.ColA.isAffine() && TI.ColB.isAffine();
 }
 
+bool KernelWalker::isSwizzleTerm(const LaneValue &X,
+                                 const LaneValue &Row) const {
+  std::map<int64_t, int64_t> ByRow;
+  std::optional<int64_t> First;
+  bool Several = false;
+  for (unsigned T = 0; T < X.size() && T < Active.size(); ++T) {
+    if (!Active[T])
+      continue;
+    int64_t V = X.constants()[T];
+    auto [It, New] = ByRow.try_emplace(Row.constants()[T], V);
+    if (!New && It->second != V)
+      return false;
+    Several |= First && *First != V;
+    if (!First)
+      First = V;
+  }
+  return Several;
+}
+
+std::optional<LaneValue> KernelWalker::unswizzled(const Expr *E,
+                                                  const LaneValue &Row,
+                                                  bool &Stripped,
+                                                  unsigned Depth) {
+  E = expandIndex(E);
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || Depth > 16 || B->isAssignmentOp() || B->isComparisonOp() ||
+      B->isLogicalOp() || B->getOpcode() == BO_Comma) {
+    LaneValue V = quietInt(E);
+    if (!V.isConcrete())
+      return std::nullopt;
+    return V;
+  }
+  bool StrippedL = false, StrippedR = false;
+  std::optional<LaneValue> L = unswizzled(B->getLHS(), Row, StrippedL, Depth + 1);
+  std::optional<LaneValue> R = unswizzled(B->getRHS(), Row, StrippedR, Depth + 1);
+  if (!L || !R)
+    return std::nullopt;
+  if (B->getOpcode() == BO_Xor) {
+    bool SwizzleL = isSwizzleTerm(*L, Row), SwizzleR = isSwizzleTerm(*R, Row);
+    if (SwizzleL == SwizzleR)
+      return std::nullopt;
+    Stripped = true;
+    return SwizzleL ? R : L;
+  }
+  if (!StrippedL && !StrippedR) {
+    LaneValue V = quietInt(E);
+    if (!V.isConcrete())
+      return std::nullopt;
+    return V;
+  }
+  Stripped = true;
+  LaneValue V = arith(E, B->getOpcode(), *L, *R, B->getLHS()->getType());
+  if (!V.isConcrete())
+    return std::nullopt;
+  return V;
+}
+
 LaneValue KernelWalker::indexValue(const Expr *E) {
   auto It = IndexValues.find(E);
   if (It != IndexValues.end() && It->second.Generation == IndexGeneration)
@@ -184,8 +243,16 @@ TileIndex KernelWalker::tileIndex(const Expr *E, const PointerValue &P) {
       TI.Pitch += Pad->PadElems;
     TI.Row = indexValue(Inner->getIdx());
     TI.Col = indexValue(ColE);
-    if (Opts.Facts.TileFormulas)
+    if (Opts.Facts.TileFormulas) {
       columnTerms(ColE, TI);
+      bool Stripped = false;
+      if (TI.Row.isConcrete())
+        if (std::optional<LaneValue> C = unswizzled(ColE, TI.Row, Stripped);
+            C && Stripped) {
+          TI.HasUnswizzled = true;
+          TI.Unswizzled = TI.Row * constant(TI.Pitch) + *C;
+        }
+    }
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
     // Flattened tiles are described with the formulas only.
     if (!Opts.Facts.TileFormulas)
@@ -221,6 +288,13 @@ TileIndex KernelWalker::tileIndex(const Expr *E, const PointerValue &P) {
     TI.Col = Col;
     if (Rest.size() == 1 && Rest[0]->Factor == 1 && Rest[0]->Sign > 0)
       columnTerms(Rest[0]->X, TI);
+    bool Stripped = false;
+    if (Row.isConcrete())
+      if (std::optional<LaneValue> I = unswizzled(ColE, Row, Stripped);
+          I && Stripped) {
+        TI.HasUnswizzled = true;
+        TI.Unswizzled = *I;
+      }
   } else {
     return TI;
   }

@@ -30,3 +30,7 @@ __device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned phase) {
                "@!p bra WAIT;\n\t}" ::"r"(smemAddr(bar)), "r"(phase)
                : "memory");
 }
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smemAddr(bar))
+               : "memory");
+}
