@@ -35,7 +35,115 @@ bool sameBarrier(const BulkCopyEvent &C, unsigned Writer,
   return true;
 }
 
+/// Whether \p A (an arrive by \p Arriver) and \p W (a wait by \p Waiter)
+/// are on one mbarrier: the same shared bytes, or either not known.
+bool sameBarrier(const BarrierArriveEvent &A, unsigned Arriver,
+                 const BarrierWaitEvent &W, unsigned Waiter) {
+  if (!A.Barrier || !W.Barrier)
+    return true;
+  if (!sameMemory(*A.Barrier, *W.Barrier))
+    return false;
+  std::optional<int64_t> AB = plainOffset(*A.Barrier, Arriver);
+  std::optional<int64_t> WB = plainOffset(*W.Barrier, Waiter);
+  return !AB || !WB || *AB == *WB;
+}
+
+/// The single thread that issues \p C, when the walk knows it exactly.
+std::optional<unsigned> soleIssuer(const BulkCopyEvent &C) {
+  if (C.ActiveApprox)
+    return std::nullopt;
+  std::optional<unsigned> One;
+  for (unsigned U = 0; U < C.Active.size(); ++U)
+    if (C.Active[U]) {
+      if (One)
+        return std::nullopt;
+      One = U;
+    }
+  return One;
+}
+
+bool inLoopNotUnrolled(const std::vector<int> &Iterations) {
+  return llvm::is_contained(Iterations, -1);
+}
+
 } // namespace
+
+std::vector<BulkCopyReuse>
+bulkCopyReuses(const KernelTrace &T,
+               const std::vector<std::optional<uint64_t>> &Footprints) {
+  std::vector<BulkCopyReuse> Out;
+  if (T.BulkCopies.size() < 2)
+    return Out;
+  BarrierPositions Barriers(T, /*Counted=*/false);
+  for (unsigned CI = 1; CI < T.BulkCopies.size(); ++CI) {
+    const BulkCopyEvent &C = T.BulkCopies[CI];
+    std::optional<unsigned> P = soleIssuer(C);
+    if (!P || !C.Dst || CI >= Footprints.size() || !Footprints[CI] ||
+        inLoopNotUnrolled(C.LoopIterations))
+      continue;
+    std::optional<int64_t> Lo = plainOffset(*C.Dst, *P);
+    if (!Lo)
+      continue;
+    int64_t Hi = *Lo + int64_t(*Footprints[CI]);
+    bool Reported = false;
+    // The latest earlier copy of the same thread into these bytes: what the
+    // reads between the two consume.
+    for (unsigned EI = CI; EI-- > 0 && !Reported;) {
+      const BulkCopyEvent &E = T.BulkCopies[EI];
+      if (soleIssuer(E) != P || !E.Dst || !Footprints[EI] ||
+          inLoopNotUnrolled(E.LoopIterations) || !sameMemory(*E.Dst, *C.Dst))
+        continue;
+      std::optional<int64_t> ELo = plainOffset(*E.Dst, *P);
+      if (!ELo)
+        continue;
+      int64_t From = std::max(*Lo, *ELo);
+      int64_t To = std::min(Hi, *ELo + int64_t(*Footprints[EI]));
+      if (From >= To)
+        continue;
+      // A block barrier between the copies orders everything around it
+      // (the non-specialised loop: copy, wait, read, __syncthreads()).
+      if (Barriers.between(E.Seq, C.Seq))
+        break;
+      std::vector<unsigned> Waits;
+      for (unsigned WI = 0; WI < T.BarrierWaits.size(); ++WI) {
+        const BarrierWaitEvent &W = T.BarrierWaits[WI];
+        if (W.Seq > E.Seq && W.Seq < C.Seq && W.Active.size() > *P &&
+            W.Active[*P])
+          Waits.push_back(WI);
+      }
+      for (unsigned AI = 0; AI < T.Accesses.size() && !Reported; ++AI) {
+        const SharedAccess &A = T.Accesses[AI];
+        if (A.Kind != AccessKind::Load || A.Async || A.ActiveApprox ||
+            A.Seq <= E.Seq || !sameMemory(A.Address, *C.Dst))
+          continue;
+        for (unsigned Th = 0; Th < A.Active.size(); ++Th) {
+          if (!A.Active[Th] || Th == *P)
+            continue;
+          std::optional<int64_t> B = plainOffset(A.Address, Th);
+          if (!B || *B + int64_t(A.Width) <= From || *B >= To)
+            continue;
+          if (A.Seq < C.Seq && Barriers.between(A.Seq, C.Seq))
+            continue;
+          // Released: the reader arrives after the read on an mbarrier the
+          // writer waits on between the copies.
+          bool Released = llvm::any_of(T.BarrierArrives, [&](const BarrierArriveEvent &R) {
+            return R.Seq > A.Seq && !R.ActiveApprox && R.Active.size() > Th &&
+                   R.Active[Th] && llvm::any_of(Waits, [&](unsigned WI) {
+                     return sameBarrier(R, Th, T.BarrierWaits[WI], *P);
+                   });
+          });
+          if (Released)
+            continue;
+          Out.push_back({CI, EI, AI, *P, Th, std::max(*B, From), Waits});
+          Reported = true;
+          break;
+        }
+      }
+      break;
+    }
+  }
+  return Out;
+}
 
 std::vector<BulkCopyRace>
 bulkCopyRaces(const KernelTrace &T,

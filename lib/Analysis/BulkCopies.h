@@ -14,8 +14,20 @@
 // when it comes after the copy's issue in the walk and names the same
 // mbarrier (or either's barrier is not known). That also accepts the wait
 // of an earlier stage of a pipeline that reuses one mbarrier: silent, never
-// a false report. A write to the destination before the copy is issued
-// (reuse of a buffer that consumers still read) is not judged here.
+// a false report.
+//
+// The other direction is the reuse of a buffer: a thread that copies into
+// bytes again must first know that every thread reading the earlier copy
+// is done. In a warp-specialised pipeline that is the "empty" mbarrier:
+// the consumers arrive on it after their reads, the producer waits on it
+// before the next copy into the stage (bulkCopyReuses). Judged between two
+// copies of one thread into overlapping bytes, both with known addresses
+// (an unrolled loop, straight-line code): a consumer's read of those bytes
+// is released when the consumer arrives on an mbarrier after it and the
+// producer waits on that mbarrier between the two copies, or a block
+// barrier separates the read from the second copy. Phases are not counted
+// (any such wait and arrive count): silent, never a false report. Copies in
+// a loop the walk does not unroll are not judged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +55,26 @@ struct BulkCopyRace {
   /// copy follows its issue.
   std::optional<unsigned> Wait; ///< Index into KernelTrace::BarrierWaits.
 };
+
+/// A bulk copy into bytes that another thread reads from an earlier copy,
+/// with nothing that orders the read before the new copy.
+struct BulkCopyReuse {
+  unsigned Copy = 0;    ///< The copy that overwrites (BulkCopies).
+  unsigned Earlier = 0; ///< The same thread's earlier copy there.
+  unsigned Access = 0;  ///< The read (Accesses).
+  unsigned Writer = 0;  ///< The thread that issues both copies.
+  unsigned Thread = 0;  ///< The reading thread.
+  int64_t Byte = 0;     ///< The first byte both touch, from the array's start.
+  /// The writer's waits between the two copies, none of them on an
+  /// mbarrier the reader arrives on after its read (empty when it makes
+  /// none).
+  std::vector<unsigned> Waits; ///< Indices into KernelTrace::BarrierWaits.
+};
+
+/// The first such reuse of each copy of \p T (Footprints as below).
+std::vector<BulkCopyReuse>
+bulkCopyReuses(const KernelTrace &T,
+               const std::vector<std::optional<uint64_t>> &Footprints);
 
 /// The first such pair of each access of \p T that meets a bulk copy in
 /// flight. \p Footprints, parallel to T.BulkCopies, gives the bytes each

@@ -325,6 +325,8 @@ struct BulkCopyEvent {
   std::vector<char> Active; ///< The issuing threads.
   bool ActiveApprox = false;
   std::vector<const clang::CallExpr *> CallStack;
+  /// As in SharedAccess: -1 for a loop the walk does not unroll.
+  std::vector<int> LoopIterations;
   unsigned Seq = 0;
 };
 
@@ -339,6 +341,11 @@ struct BarrierWaitEvent {
   std::vector<const clang::CallExpr *> CallStack;
   unsigned Seq = 0;
 };
+
+/// An arrive on an mbarrier (CudaModel's mbarrierArriveOf): the threads in
+/// Active have made their accesses before it visible to a thread whose
+/// wait sees the phase complete.
+using BarrierArriveEvent = BarrierWaitEvent;
 
 /// Where the kernel's own body reaches \p Loc: the outermost call of
 /// \p CallStack (a TMA helper's asm is named by the helper's call), or
@@ -374,6 +381,8 @@ struct KernelTrace {
   /// Bulk tensor copies (TMA) and mbarrier waits, in program order.
   std::vector<BulkCopyEvent> BulkCopies;
   std::vector<BarrierWaitEvent> BarrierWaits;
+  /// mbarrier arrives, in program order (the release side of a pipeline).
+  std::vector<BarrierArriveEvent> BarrierArrives;
   /// Global loads and stores (see GlobalAccess), in program order.
   std::vector<GlobalAccess> GlobalAccesses;
   /// Per branching statement (if, loop, switch, ?:, && and ||, keyed as the

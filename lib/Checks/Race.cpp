@@ -636,6 +636,54 @@ static void reportBulkCopyRaces(const KernelContext &K, FindingSink &Sink) {
   }
 }
 
+/// A copy into bytes another thread still reads from the same thread's
+/// earlier copy: the buffer is reused before its readers release it.
+static void reportBulkCopyReuses(const KernelContext &K, FindingSink &Sink) {
+  const SourceManager &SM = K.Ctx.getSourceManager();
+  auto Line = [&](SourceLocation L) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
+  };
+  const ThreadGeometry &G = K.Trace.Geometry;
+  for (const BulkCopyReuse &R : bulkCopyReuses(K.Trace, tmaFootprints(K))) {
+    const BulkCopyEvent &C = K.Trace.BulkCopies[R.Copy];
+    const BulkCopyEvent &E = K.Trace.BulkCopies[R.Earlier];
+    const SharedAccess &A = K.Trace.Accesses[R.Access];
+    SourceLocation CopySite = kernelSite(C.Loc, C.CallStack);
+    SourceLocation EarlierSite = kernelSite(E.Loc, E.CallStack);
+    std::string Writer = G.describeThread(R.Writer);
+    std::string Reader = G.describeThread(R.Thread);
+    std::ostringstream Msg;
+    Msg << "race with a TMA copy: the bulk tensor copy " << Writer
+        << " issues at line " << Line(CopySite) << " overwrites '"
+        << sharedElementName(K.Ctx, A, R.Byte) << "', which " << Reader
+        << " reads at line " << Line(kernelSite(A.Loc, A.CallStack));
+    if (Line(EarlierSite) == Line(CopySite))
+      Msg << " from the same copy's earlier iteration; ";
+    else
+      Msg << " from the copy at line " << Line(EarlierSite) << "; ";
+    if (R.Waits.empty())
+      Msg << Writer << " waits on no mbarrier between the two copies: have "
+             "the readers arrive on an mbarrier after their reads (an "
+             "\"empty\" barrier per stage) and wait on it before copying "
+             "into the stage again";
+    else
+      Msg << Reader << " arrives after its read on no mbarrier that "
+          << Writer << " waits on between the two copies (line "
+          << Line(kernelSite(K.Trace.BarrierWaits[R.Waits.front()].Loc,
+                             K.Trace.BarrierWaits[R.Waits.front()].CallStack))
+          << "): arrive on that barrier after the read";
+    Finding F;
+    F.Check = CheckKind::Race;
+    F.Loc = CopySite;
+    F.Message = Msg.str();
+    F.Notes.push_back({A.Loc, "the read, by " + Reader});
+    F.Notes.push_back({EarlierSite, "the earlier copy into these bytes"});
+    addInstantiationNote(K, F.Notes);
+    F.Notes.push_back(blockShapeNote(K));
+    Sink.report(F);
+  }
+}
+
 void checkRaces(const KernelContext &K, FindingSink &Sink) {
   if (K.Trace.SharedPipeline.isValid()) {
     // Producers' copies waited for by consumers, stage by stage: with no
@@ -653,6 +701,8 @@ void checkRaces(const KernelContext &K, FindingSink &Sink) {
   findRaces(K.Ctx, K.Trace, K.Opts, Reporter, /*Search=*/nullptr, &K.Graphs);
   reportAsyncCopyRaces(K, Sink);
   reportBulkCopyRaces(K, Sink);
+  if (!K.Trace.BulkCopies.empty())
+    reportBulkCopyReuses(K, Sink);
 }
 
 } // namespace shmem

@@ -433,4 +433,27 @@ TEST(CudaModel, AsmMbarrierWaits) {
   EXPECT_FALSE(cuda::asmMbarrierWaitOf("mbarrier.init.shared::cta.b64 [%0], %1;"));
 }
 
+TEST(CudaModel, AsmMbarrierArrives) {
+  // A consumer's release, fast.cu's form with a count, the producer's
+  // expect_tx arrival and arrive_drop all arrive; the address operand.
+  EXPECT_EQ(cuda::asmMbarrierArriveOf("mbarrier.arrive.shared::cta.b64 _, [%0];"),
+            0u);
+  EXPECT_EQ(cuda::asmMbarrierArriveOf(
+                "mbarrier.arrive.release.cta.shared::cta.b64 _, [%1], %0;\n"),
+            1u);
+  EXPECT_EQ(cuda::asmMbarrierArriveOf(
+                "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"),
+            0u);
+  EXPECT_EQ(cuda::asmMbarrierArriveOf(
+                "mbarrier.arrive_drop.shared.b64 state, [%2];"),
+            2u);
+  // Waits, inits and copies do not arrive.
+  EXPECT_FALSE(cuda::asmMbarrierArriveOf(
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;"));
+  EXPECT_FALSE(cuda::asmMbarrierArriveOf("mbarrier.init.shared::cta.b64 [%0], %1;"));
+  EXPECT_FALSE(cuda::asmMbarrierArriveOf(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+      "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"));
+}
+
 } // namespace

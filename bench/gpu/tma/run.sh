@@ -27,12 +27,13 @@ OUT=$(pwd)
 
 # tma-layout.tsv is written by `layout` into the current directory, OUTDIR.
 for t in layout misaligned readPlain readSwizzled noWait waitThenSync bankPlain bankSwizzled \
-         readWrongMask readElementXor readGlobalMap placement; do
+         readWrongMask readElementXor readGlobalMap placement \
+         pipelineReleased pipelineNoRelease; do
   timeout 120 ./tma $t > $t.txt 2>&1
   echo "rc=$?" >> $t.txt
 done
 
-for t in noWait readSwizzled waitThenSync; do
+for t in noWait readSwizzled waitThenSync pipelineNoRelease; do
   timeout 120 "$SANITIZER" --tool racecheck --racecheck-report all ./tma $t 4 > racecheck-$t.txt 2>&1
 done
 

@@ -21,6 +21,11 @@
 //   readElementXor the tile through c ^ (r%8): elements XORed, not chunks
 //   readGlobalMap readPlain with the map in global memory (cudaMemcpy'd,
 //                 passed as const CUtensorMap *): the same layout
+//   pipelineReleased / pipelineNoRelease
+//                 a warp-specialised 3-stage pipeline, 6 iterations: one
+//                 producer thread, 256 consumers; before refilling a stage
+//                 the producer waits on its "empty" mbarrier (released by
+//                 the consumers), or only for its own earlier copy there
 //   placement     the shared addresses nvcc gives alignas(128) tiles and a
 //                 dynamic buffer after static barriers (pranjalssh/fast.cu's
 //                 kernels 2-7 swizzle such tiles by 128B)
@@ -101,6 +106,11 @@ __device__ __forceinline__ bool mbar_try_wait(uint64_t *bar, unsigned phase) {
 // Blocks until the phase of parity `phase` has completed. The loop is in
 // the asm (as CUTLASS writes it); the braces scope the label, so the helper
 // can be inlined more than once per kernel.
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smemAddr(bar))
+               : "memory");
+}
+
 __device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned phase) {
   asm volatile("{\n\t"
                ".reg .pred p;\n\t"
@@ -369,6 +379,58 @@ __global__ void readGlobalMap(const CUtensorMap *tmap, float *out) {
   out[blockIdx.x * 256 + t] = tile[r][c];
 }
 
+
+// A warp-specialised pipeline: thread 0 fills stage i % 3 with rows
+// 8i..8i+7, after the consumers released it (Release), or after only its
+// own earlier copy into the stage landed (the full barrier's previous
+// phase); threads 32..287 wait for the stage, read element (r, c) of it
+// through the swizzle and release it. out[i][t - 32] is what consumer t
+// read in iteration i; a wait that times out (a phase the producer ran two
+// ahead of) is counted in *timeouts. Without the release the
+// producer may overwrite a stage the consumers have not read yet: the race
+// this kernel is for.
+template <bool Release>
+__global__ void pipelineKernel(const __grid_constant__ CUtensorMap tmap,
+                               float *out, unsigned *timeouts) {
+  constexpr int STAGES = 3, ITERS = 6;
+  __shared__ alignas(1024) float tiles[STAGES][8][32];
+  __shared__ alignas(8) uint64_t full[STAGES], empty[STAGES];
+  int t = threadIdx.x;
+  if (t == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], 256);
+    }
+    fence_proxy_async();
+  }
+  __syncthreads();
+  if (t < 32) {
+    if (t == 0)
+      for (int i = 0; i < ITERS; ++i) {
+        int s = i % STAGES;
+        if (i >= STAGES && Release)
+          mbar_wait(&empty[s], (i / STAGES - 1) & 1);
+        else if (i >= STAGES)
+          mbar_wait(&full[s], (i / STAGES - 1) & 1);
+        mbar_expect_tx(&full[s], sizeof(tiles[s]));
+        tma_load_2d(&tiles[s][0][0], &tmap, 0, 8 * i, &full[s]);
+      }
+    return;
+  }
+  int c = t - 32, r = c / 32;
+  c %= 32;
+  for (int i = 0; i < ITERS; ++i) {
+    int s = i % STAGES;
+    size_t at = (blockIdx.x * ITERS + i) * 256 + t - 32;
+    if (!mbar_wait_bounded(&full[s], (i / STAGES) & 1))
+      atomicAdd(timeouts, 1u);
+    // Time between the wait and the read, as a consumer's MMAs take (the
+    // clobber keeps the read after it).
+    asm volatile("nanosleep.u32 %0;" ::"r"(2000) : "memory");
+    out[at] = tiles[s][r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+    mbar_arrive(&empty[s]);
+  }
+}
 
 // Where alignas(128) tiles land: fast.cu's kernel 2 declares two 8 KB bf16
 // tiles alignas(128) and two barriers; kernels 3-7 carve their tiles from
@@ -815,6 +877,68 @@ static int testPlacement() {
   return 0;
 }
 
+// pipelineReleased / pipelineNoRelease: consumer reads that are not the
+// element of their own iteration (rows 8i..8i+7 of a 48 x 32 matrix).
+static int testPipeline(bool release, int blocks) {
+  const char *name = release ? "pipelineReleased" : "pipelineNoRelease";
+  const int ITERS = 6;
+  std::vector<float> m(48 * 32);
+  for (int i = 0; i < 48 * 32; ++i)
+    m[i] = float(i + 1);
+  float *g = nullptr, *out = nullptr;
+  cudaMalloc(&g, m.size() * sizeof(float));
+  cudaMemcpy(g, m.data(), m.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMalloc(&out, (size_t)blocks * ITERS * 256 * sizeof(float));
+  const cuuint64_t dims[2] = {32, 48};
+  const cuuint64_t strides[1] = {32 * sizeof(float)};
+  const cuuint32_t box[2] = {32, 8};
+  const cuuint32_t elemStrides[2] = {1, 1};
+  CUtensorMap map;
+  CUresult res = cuTensorMapEncodeTiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box,
+      elemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (!checkCu(res, name))
+    return 1;
+  unsigned *timeouts = nullptr, timedOut = 0;
+  cudaMalloc(&timeouts, sizeof(unsigned));
+  cudaMemset(timeouts, 0, sizeof(unsigned));
+  if (release)
+    pipelineKernel<true><<<blocks, 288>>>(map, out, timeouts);
+  else
+    pipelineKernel<false><<<blocks, 288>>>(map, out, timeouts);
+  if (!check(cudaGetLastError(), name) || !check(cudaDeviceSynchronize(), name))
+    return 1;
+  std::vector<float> h((size_t)blocks * ITERS * 256);
+  cudaMemcpy(h.data(), out, h.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&timedOut, timeouts, sizeof(unsigned), cudaMemcpyDeviceToHost);
+  long wrong = 0, ahead = 0, wrongBlocks = 0;
+  for (int b = 0; b < blocks; ++b) {
+    long w = 0;
+    for (int i = 0; i < ITERS; ++i)
+      for (int t = 0; t < 256; ++t) {
+        float v = h[((size_t)b * ITERS + i) * 256 + t];
+        float want = float((8 * i + t / 32) * 32 + t % 32 + 1);
+        if (v != want) {
+          ++w;
+          // The same element of the stage's next fill: overwritten early.
+          ahead += i + 3 < ITERS && v == want + 3 * 8 * 32;
+        }
+      }
+    wrong += w;
+    wrongBlocks += w > 0;
+  }
+  printf("%s: %d blocks, wrong %ld of %ld consumer reads (%ld of them the "
+         "stage's next fill), %u waits timed out; blocks with a wrong read "
+         "%ld\n",
+         name, blocks, wrong, (long)blocks * ITERS * 256, ahead, timedOut,
+         wrongBlocks);
+  cudaFree(timeouts);
+  cudaFree(g);
+  cudaFree(out);
+  return 0;
+}
+
 // noWait / waitThenSync: reads of the -1 fill (stale), of the right
 // element, and of anything else.
 static int testStale(bool waitFirst, int blocks) {
@@ -917,6 +1041,9 @@ int main(int argc, char **argv) {
     return testMisaligned();
   if (!strcmp(which, "readPlain") || !strcmp(which, "readSwizzled"))
     return testRead(which[4] == 'S', blocks > 0 ? blocks : 64);
+  if (!strcmp(which, "pipelineReleased") ||
+      !strcmp(which, "pipelineNoRelease"))
+    return testPipeline(which[8] == 'R', blocks > 0 ? blocks : 1024);
   if (!strcmp(which, "placement"))
     return testPlacement();
   if (!strcmp(which, "readWrongMask") || !strcmp(which, "readElementXor") ||
@@ -929,7 +1056,8 @@ int main(int argc, char **argv) {
   fprintf(stderr,
           "usage: %s layout|misaligned|readPlain|readSwizzled|noWait|"
           "waitThenSync|bankPlain|bankSwizzled|readWrongMask|"
-          "readElementXor|readGlobalMap|placement [blocks]\n",
+          "readElementXor|readGlobalMap|pipelineReleased|"
+          "pipelineNoRelease|placement [blocks]\n",
           argv[0]);
   return 2;
 }

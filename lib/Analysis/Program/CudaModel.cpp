@@ -667,6 +667,38 @@ std::optional<unsigned> mbarrierWaitOf(const CallExpr *Call) {
   return std::nullopt;
 }
 
+std::optional<unsigned> asmMbarrierArriveOf(StringRef T) {
+  auto I = asmInstruction(T, "mbarrier.arrive");
+  if (!I)
+    return std::nullopt;
+  // `mbarrier.arrive... state, [addr]`: the operand in brackets, after the
+  // state (or `_`).
+  for (StringRef O : I->second)
+    if (std::optional<unsigned> N = asmAddressOperand(O))
+      return N;
+  return std::nullopt;
+}
+
+std::optional<MbarrierArrive> mbarrierArriveOf(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  StringRef N = Name;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (N == "arrive" && isBlockCudaBarrier(M->getObjectType()))
+      return MbarrierArrive{M->getImplicitObjectArgument(), true};
+    return std::nullopt;
+  }
+  if (N == "barrier_arrive_tx" && Call->getNumArgs() >= 1 &&
+      isBlockCudaBarrier(Call->getArg(0)->getType().getNonReferenceType()))
+    return MbarrierArrive{Call->getArg(0), true};
+  if (!N.starts_with("mbarrier_arrive"))
+    return std::nullopt;
+  // cuda::ptx's forms take semantics and scope tags first.
+  for (unsigned I = 0; I < Call->getNumArgs() && I < 3; ++I)
+    if (Call->getArg(I)->getType()->isPointerType())
+      return MbarrierArrive{Call->getArg(I), false};
+  return std::nullopt;
+}
+
 bool isTensorMapType(QualType T) {
   if (T.isNull())
     return false;

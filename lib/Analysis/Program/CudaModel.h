@@ -235,6 +235,21 @@ std::optional<BulkTensorCopy> bulkTensorCopyOf(const clang::CallExpr *Call);
 std::optional<unsigned> asmMbarrierWaitOf(llvm::StringRef AsmText);
 std::optional<unsigned> mbarrierWaitOf(const clang::CallExpr *Call);
 
+/// An arrive on an mbarrier: inline `mbarrier.arrive[.expect_tx]` and
+/// `mbarrier.arrive_drop` (the operand holding the barrier's address). A
+/// thread's accesses before its arrive happen before another thread's wait
+/// that sees the phase complete: how consumers release a pipeline stage.
+std::optional<unsigned> asmMbarrierArriveOf(llvm::StringRef AsmText);
+
+/// The call forms: cuda::ptx's `mbarrier_arrive*` (a pointer argument), a
+/// cuda::barrier's `arrive()` and `cuda::device::barrier_arrive_tx(bar,
+/// ...)` (the barrier object).
+struct MbarrierArrive {
+  const clang::Expr *Barrier = nullptr;
+  bool IsObject = false; ///< Barrier is the object, not its address.
+};
+std::optional<MbarrierArrive> mbarrierArriveOf(const clang::CallExpr *Call);
+
 /// Whether \p T is the driver API's tensor map (`CUtensorMap`), however
 /// qualified or referred to.
 bool isTensorMapType(clang::QualType T);

@@ -144,6 +144,13 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
                       /*IsObject=*/true);
     return evalInt(unknown("result of a barrier wait"));
   }
+  if (auto R = cuda::mbarrierArriveOf(Call)) {
+    for (const Expr *A : Call->arguments())
+      if (A != R->Barrier)
+        eval(A);
+    recordBarrierArrive(Call->getExprLoc(), R->Barrier, R->IsObject);
+    return evalInt(unknown("an mbarrier arrival token"));
+  }
   if (auto W = cuda::mbarrierWaitOf(Call)) {
     recordBarrierWait(Call->getExprLoc(), Call->getArg(*W),
                       /*IsObject=*/false);

@@ -390,6 +390,10 @@ private:
                       const cuda::BulkTensorCopy &How);
   /// A wait on the mbarrier \p Bar points to (or is, \p IsObject).
   void recordBarrierWait(SourceLocation Loc, const Expr *Bar, bool IsObject);
+  void recordBarrierArrive(SourceLocation Loc, const Expr *Bar, bool IsObject);
+  /// The event both record: the barrier's shared address, the threads.
+  std::optional<BarrierWaitEvent> mbarrierEvent(SourceLocation Loc,
+                                                const Expr *Bar, bool IsObject);
   /// The kernel parameter holding the tensor map that \p E points to or
   /// holds the address of (`&tmap`, a helper's `const CUtensorMap *`,
   /// `reinterpret_cast<uint64_t>(&tmap)`).

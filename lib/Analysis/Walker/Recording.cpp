@@ -260,12 +260,13 @@ void KernelWalker::recordBulkCopy(const Stmt *S, SourceLocation Loc,
   C.Active = Active;
   C.ActiveApprox = ActiveApprox;
   C.CallStack = CallStack;
+  C.LoopIterations = LoopIterations;
   C.Seq = Seq++;
   T.BulkCopies.push_back(std::move(C));
 }
 
-void KernelWalker::recordBarrierWait(SourceLocation Loc, const Expr *Bar,
-                                     bool IsObject) {
+std::optional<BarrierWaitEvent>
+KernelWalker::mbarrierEvent(SourceLocation Loc, const Expr *Bar, bool IsObject) {
   std::optional<PointerValue> B;
   if (Bar)
     B = IsObject ? std::optional<PointerValue>(evalAddress(Bar))
@@ -273,7 +274,7 @@ void KernelWalker::recordBarrierWait(SourceLocation Loc, const Expr *Bar,
   if (B && !B->isShared())
     B.reset();
   if (!Recording || !anyActive())
-    return;
+    return std::nullopt;
   BarrierWaitEvent W;
   W.Loc = Loc;
   W.Barrier = std::move(B);
@@ -281,7 +282,19 @@ void KernelWalker::recordBarrierWait(SourceLocation Loc, const Expr *Bar,
   W.ActiveApprox = ActiveApprox;
   W.CallStack = CallStack;
   W.Seq = Seq++;
-  T.BarrierWaits.push_back(std::move(W));
+  return W;
+}
+
+void KernelWalker::recordBarrierWait(SourceLocation Loc, const Expr *Bar,
+                                     bool IsObject) {
+  if (std::optional<BarrierWaitEvent> W = mbarrierEvent(Loc, Bar, IsObject))
+    T.BarrierWaits.push_back(std::move(*W));
+}
+
+void KernelWalker::recordBarrierArrive(SourceLocation Loc, const Expr *Bar,
+                                       bool IsObject) {
+  if (std::optional<BarrierWaitEvent> A = mbarrierEvent(Loc, Bar, IsObject))
+    T.BarrierArrives.push_back(std::move(*A));
 }
 
 void KernelWalker::noteSharedPipeline(const CallExpr *Call) {

@@ -212,6 +212,10 @@ bool KernelWalker::walkBulkAsm(const GCCAsmStmt *A) {
     // The wait's predicate (an output) is not known.
     return false;
   }
+  if (auto R = cuda::asmMbarrierArriveOf(Text)) {
+    recordBarrierArrive(A->getAsmLoc(), Input(*R), /*IsObject=*/false);
+    return false;
+  }
   return false;
 }
 
