@@ -151,14 +151,22 @@ public:
         Encodes[V].push_back(factsOf(Call, Ctx));
       return true;
     }
+    Pointers.noteCall(Call);
     // Calls that take a map's address (`makeMap(&map, ...)`): where a map
-    // may be filled by a callee.
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+    // may be filled by a callee. And what a helper's map parameter is given
+    // (a launch helper's `Args... args`).
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && !isa<CXXOperatorCallExpr>(Call))
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
+        const ParmVarDecl *P = Callee->getParamDecl(I);
         if (const VarDecl *V = namedVar(Call->getArg(I)))
           if (cuda::isTensorMapType(V->getType()) &&
-              Callee->getParamDecl(I)->getType()->isPointerType())
-            FilledBy[V].push_back(Callee->getParamDecl(I));
+              P->getType()->isPointerType())
+            FilledBy[V].push_back(P);
+        if (cuda::holdsTensorMap(P->getType()) &&
+            !Callee->hasAttr<CUDAGlobalAttr>())
+          Given[P].push_back(Call->getArg(I));
+      }
     if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
       if (const FunctionDecl *Kernel = K->getDirectCallee())
         addLaunch(Kernel, Call, 0);

@@ -7,6 +7,8 @@
 #include "KernelPointers.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -42,27 +44,47 @@ const VarDecl *KernelPointers::pointerVariable(const Expr *E) {
   return V;
 }
 
-void KernelPointers::note(const VarDecl *Ptr, const Expr *Value) {
-  for (const FunctionDecl *K : kernelsNamed(Value))
-    Targets[Ptr].push_back(K);
-}
-
 void KernelPointers::noteVar(const VarDecl *V) {
   if (V->getType()->isFunctionPointerType() && V->getInit())
-    note(V, V->getInit());
+    Stored[V].push_back(V->getInit());
 }
 
 void KernelPointers::noteAssignment(const BinaryOperator *B) {
   if (B->getOpcode() == BO_Assign)
     if (const VarDecl *Ptr = pointerVariable(B->getLHS()))
-      note(Ptr, B->getRHS());
+      Stored[Ptr].push_back(B->getRHS());
 }
 
-const std::vector<const FunctionDecl *> &
+void KernelPointers::noteCall(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || isa<CXXOperatorCallExpr>(Call))
+    return;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < F->getNumParams(); ++I)
+    if (F->getParamDecl(I)->getType()->isFunctionPointerType())
+      Stored[F->getParamDecl(I)].push_back(Call->getArg(I));
+}
+
+void KernelPointers::targets(const VarDecl *Ptr, unsigned Depth,
+                             std::vector<const FunctionDecl *> &Out) const {
+  auto It = Stored.find(Ptr);
+  if (It == Stored.end() || Depth > 8)
+    return;
+  for (const Expr *E : It->second) {
+    for (const FunctionDecl *K : kernelsNamed(E))
+      if (!llvm::is_contained(Out, K))
+        Out.push_back(K);
+    // A copy of another pointer (`launch(kernel, ...)` with `auto kernel =
+    // k<...>;` in the caller).
+    if (const VarDecl *From = pointerVariable(E); From && From != Ptr)
+      targets(From, Depth + 1, Out);
+  }
+}
+
+std::vector<const FunctionDecl *>
 KernelPointers::targets(const VarDecl *Ptr) const {
-  static const std::vector<const FunctionDecl *> None;
-  auto It = Targets.find(Ptr);
-  return It == Targets.end() ? None : It->second;
+  std::vector<const FunctionDecl *> Out;
+  targets(Ptr, 0, Out);
+  return Out;
 }
 
 } // namespace shmem

@@ -1,11 +1,14 @@
 //===- KernelPointers.h - Kernels launched through pointers -----*- C++ -*-===//
 //
 // A launch need not name its kernel: `auto *kernel = DB ? k<true> : k<false>;
-// kernel<<<g, b>>>(...)` (pranjalssh/fast.cu) or `kernel = &transposeNaive;`
-// (cuda-samples' transpose). Every scan that follows launches (block shapes,
-// tensor maps) asks this one place which kernels a launch's callee may be:
-// the kernels the translation unit stores into the pointer variable it reads,
-// by initialisation or assignment, through `&`, casts and `?:`.
+// kernel<<<g, b>>>(...)` (pranjalssh/fast.cu), `kernel = &transposeNaive;`
+// (cuda-samples' transpose), or a launch helper's parameter
+// (`launch_kernel(k<...>, grid, block, smem, args...)`, gau-nernst's
+// learn-cuda). Every scan that follows launches (block shapes, tensor maps)
+// asks this one place which kernels a launch's callee may be: the kernels
+// the translation unit stores into the pointer variable it reads, by
+// initialisation, assignment or as a call's argument for a parameter,
+// through `&`, casts, `?:` and other such variables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,22 +31,26 @@ kernelsNamed(const clang::Expr *E);
 
 class KernelPointers {
 public:
-  /// Call from a scan of the translation unit, for every variable and
-  /// assignment: notes what function-pointer variables are given.
+  /// Call from a scan of the translation unit, for every variable,
+  /// assignment and call: notes what function-pointer variables are given.
   void noteVar(const clang::VarDecl *V);
   void noteAssignment(const clang::BinaryOperator *B);
+  void noteCall(const clang::CallExpr *Call);
 
-  /// The function-pointer variable a launch's callee reads, if any.
+  /// The function-pointer variable (or parameter) a launch's callee reads,
+  /// if any.
   static const clang::VarDecl *pointerVariable(const clang::Expr *Callee);
 
   /// Once the whole unit is scanned: the kernels \p Ptr may hold.
-  const std::vector<const clang::FunctionDecl *> &
+  std::vector<const clang::FunctionDecl *>
   targets(const clang::VarDecl *Ptr) const;
 
 private:
-  void note(const clang::VarDecl *Ptr, const clang::Expr *Value);
-  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::FunctionDecl *>>
-      Targets;
+  void targets(const clang::VarDecl *Ptr, unsigned Depth,
+               std::vector<const clang::FunctionDecl *> &Out) const;
+  /// What is stored into each function-pointer variable.
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>>
+      Stored;
 };
 
 } // namespace shmem

@@ -53,6 +53,22 @@ __global__ void viaPointerPlain(const CUtensorMap *map, float *out) {
   out[t] = tile[r][c];
 }
 
+// Launched through a variadic helper (gau-nernst/learn-cuda's
+// launch_kernel): the kernel and the map reach the launch as the helper's
+// parameters.
+__global__ void viaHelper(const __grid_constant__ CUtensorMap map, float *out) {
+  __shared__ alignas(1024) float tile[8][32];
+  LOAD(&tile[0][0], &map)
+  out[t] = tile[r][c];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'tile' is read through a different layout than it was written with: thread 32 reads 'tile[1][0]' as element (1, 0), but the TMA copy at line [[@LINE-2]] (8 x 32 box of 4-byte elements, SWIZZLE_128B) put element (1, 0) at 'tile[1][4]' and 'tile[1][0]' holds element (1, 4) (224 of 256 reads get another element than they index) [shmem-layout-mismatch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the copy lays 'tile' out with SWIZZLE_128B: read element (r, c) as tile[r][((c / 4) ^ (r % 8)) * 4 + c % 4]
+}
+
+template <typename Kernel, typename... Args>
+void launchKernel(Kernel *kernel, int blocks, int threads, Args... args) {
+  kernel<<<blocks, threads>>>(args...);
+}
+
 // A map pointer the file does not fill: what is not analysed is said.
 __global__ void fromCaller(const CUtensorMap *map, float *out) {
   __shared__ alignas(1024) float tile[8][32];
@@ -98,6 +114,13 @@ void launch(float *g, float *out, bool plain) {
   encodeInto<CU_TENSOR_MAP_SWIZZLE_128B>(&host, g);
   cudaMemcpyToSymbol(constMap, &host, sizeof(CUtensorMap));
   viaConstant<<<1, 256>>>(out);
+}
+
+void launchThroughHelper(float *g, float *out) {
+  CUtensorMap map;
+  encodeInto<CU_TENSOR_MAP_SWIZZLE_128B>(&map, g);
+  auto kernel = viaHelper;
+  launchKernel(kernel, 1, 256, map, out);
 }
 
 void launchGiven(const CUtensorMap *given, float *out) {
