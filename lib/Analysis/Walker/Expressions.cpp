@@ -148,6 +148,10 @@ Value KernelWalker::eval(const Expr *E) {
     Value B = evalUnder(CO->getFalseExpr(), C.Int, false);
     Active = Saved;
     if (A.IsPointer && B.IsPointer) {
+      // A condition the same constant everywhere (a template argument,
+      // `Release ? &empty[s] : &full[s]`) picks one object.
+      if (std::optional<int64_t> K = C.Int.asConstant())
+        return *K ? A : B;
       if (samePointerBase(*A.Ptr, *B.Ptr)) {
         A.Ptr->Offset = LaneValue::select(C.Int, A.Ptr->Offset, B.Ptr->Offset);
         return A;
@@ -299,6 +303,15 @@ Value KernelWalker::evalLoad(const Expr *Whole, const Expr *LV) {
       return evalDeclRef(DRE);
     if (V && V->getType()->isReferenceType() && !Vars.count(V))
       return evalDeclRef(DRE);
+  }
+  // std::min and std::max return a reference to one of their arguments
+  // (`col ^= (row % 8) / std::max(128 / STRIDE, 1)`, learn-cuda's swizzle):
+  // the value is the smaller or the larger, as for the CUDA builtins.
+  if (const auto *Call = dyn_cast<CallExpr>(Inner)) {
+    std::string N = calleeName(Call);
+    if ((N == "min" || N == "max") && Call->getNumArgs() == 2 &&
+        LV->getType()->isIntegralOrEnumerationType())
+      return eval(Call);
   }
   PointerValue P = evalAddress(Inner);
   QualType Ty = LV->getType();

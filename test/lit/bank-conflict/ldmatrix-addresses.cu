@@ -45,3 +45,35 @@ __global__ void rows128Swizzled(int n) {
     use(r);
   }
 }
+
+// gau-nernst/learn-cuda's swizzle (02c_matmul_sm120/common.h): the 16-byte
+// chunk XORed with (row % 8) / std::max(128 / STRIDE, 1). std::max returns
+// a reference; its value is the larger argument. Over 128-byte rows that is
+// the XOR with row % 8 (4 wavefronts, the ideal); dividing by 2 leaves
+// rows r and r ^ 1 on one chunk (8 wavefronts).
+#include "../Inputs/std_minmax.h"
+
+template <int STRIDE, int SPREAD>
+__device__ int swizzleChunk(int row, int col) {
+  col ^= (row % 8) / std::max(128 / STRIDE, SPREAD);
+  return row * STRIDE + col * 16;
+}
+
+template <int SPREAD>
+__global__ void learnCuda(int n) {
+  extern __shared__ __align__(1024) char smem[];
+  const int base = static_cast<int>(__cvta_generic_to_shared(smem));
+  int lane = threadIdx.x % 32;
+  unsigned r[4];
+  const int addr = base + swizzleChunk<128, SPREAD>(lane % 16, lane / 16);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 2-way bank conflict in ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 0, 1 read 2 distinct words of 'smem' in bank 0 (8 wavefronts instead of 4) [shmem-bank-conflict]
+  use(r);
+}
+
+void launchLearnCuda() {
+  learnCuda<1><<<1, 32>>>(0);
+  learnCuda<2><<<1, 32>>>(0);
+}

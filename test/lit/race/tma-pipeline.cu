@@ -161,6 +161,35 @@ __global__ void producerWaitsFull(const __grid_constant__ CUtensorMap tmap, floa
   out[t] = acc;
 }
 
+// The barrier chosen by a template argument: `Release ? &empty[s] :
+// &full[s]` is one object per instantiation, not an unknown one.
+template <bool Release>
+__global__ void chosenBarrier(const __grid_constant__ CUtensorMap tmap, float *out) {
+  PIPELINE_SETUP
+  if (t < 32) {
+    if (t == 0)
+      for (int i = 0; i < 6; ++i) {
+        int s = i % STAGES;
+        if (i >= STAGES)
+          mbar_wait(Release ? &empty[s] : &full[s], (i / STAGES - 1) & 1);
+        mbar_expect_tx(&full[s], sizeof(tiles[s]));
+        tma_load_2d(&tiles[s][0][0], &tmap, 0, 8 * i, &full[s]);
+        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: race with a TMA copy: the bulk tensor copy thread 0 issues at line [[@LINE-1]] overwrites 'tiles[0][0][0]', which thread 32 reads at line [[@LINE+10]] from the same copy's earlier iteration; thread 32 arrives after its read on no mbarrier that thread 0 waits on between the two copies (line [[@LINE-3]]): arrive on that barrier after the read [shmem-race]
+      }
+    return;
+  }
+  int c = t - 32, r = c / 32;
+  c %= 32;
+  float acc = 0;
+  for (int i = 0; i < 6; ++i) {
+    int s = i % STAGES;
+    mbar_wait(&full[s], (i / STAGES) & 1);
+    acc += tiles[s][r][((c / 4) ^ (r % 8)) * 4 + c % 4];
+    mbar_arrive(&empty[s]);
+  }
+  out[t] = acc;
+}
+
 // Not specialised: every thread waits, reads, and a block barrier comes
 // before thread 0 copies into the one buffer again. No race.
 __global__ void singleBuffer(const __grid_constant__ CUtensorMap tmap, float *out) {
@@ -203,4 +232,6 @@ void launch(float *g, float *out, int iters) {
   producerSkipsEmpty<<<1, 288>>>(map, out);
   producerWaitsFull<<<1, 288>>>(map, out);
   singleBuffer<<<1, 256>>>(map, out);
+  chosenBarrier<true><<<1, 288>>>(map, out);
+  chosenBarrier<false><<<1, 288>>>(map, out);
 }
