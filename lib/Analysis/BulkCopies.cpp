@@ -126,12 +126,13 @@ bulkCopyReuses(const KernelTrace &T,
             continue;
           // Released: the reader arrives after the read on an mbarrier the
           // writer waits on between the copies.
-          bool Released = llvm::any_of(T.BarrierArrives, [&](const BarrierArriveEvent &R) {
+          auto ReleasedBy = [&](const BarrierArriveEvent &R) {
             return R.Seq > A.Seq && !R.ActiveApprox && R.Active.size() > Th &&
                    R.Active[Th] && llvm::any_of(Waits, [&](unsigned WI) {
                      return sameBarrier(R, Th, T.BarrierWaits[WI], *P);
                    });
-          });
+          };
+          bool Released = llvm::any_of(T.BarrierArrives, ReleasedBy);
           if (Released)
             continue;
           Out.push_back({CI, EI, AI, *P, Th, std::max(*B, From), Waits});

@@ -351,7 +351,8 @@ public:
     const Expr *Block = Config->getArg(configOffset(Config) + 1);
     if (const FunctionDecl *K = E->getDirectCallee())
       addLaunch(K, Block, E->getBeginLoc(), Config);
-    else if (const VarDecl *Ptr = KernelPointers::pointerVariable(E->getCallee()))
+    else if (const VarDecl *Ptr =
+                 KernelPointers::pointerVariable(E->getCallee()))
       PointerLaunches.push_back({Ptr, Block, E->getBeginLoc()});
     return true;
   }

@@ -157,7 +157,8 @@ public:
     // (a launch helper's `Args... args`).
     if (const FunctionDecl *Callee = Call->getDirectCallee();
         Callee && !isa<CXXOperatorCallExpr>(Call))
-      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
+      for (unsigned I = 0;
+           I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
         const ParmVarDecl *P = Callee->getParamDecl(I);
         if (const VarDecl *V = namedVar(Call->getArg(I)))
           if (cuda::isTensorMapType(V->getType()) &&
@@ -170,7 +171,8 @@ public:
     if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
       if (const FunctionDecl *Kernel = K->getDirectCallee())
         addLaunch(Kernel, Call, 0);
-      else if (const VarDecl *Ptr = KernelPointers::pointerVariable(K->getCallee()))
+      else if (const VarDecl *Ptr =
+                   KernelPointers::pointerVariable(K->getCallee()))
         PointerLaunches.push_back({Ptr, Call});
       return true;
     }

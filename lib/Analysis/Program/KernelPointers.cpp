@@ -24,7 +24,8 @@ llvm::SmallVector<const FunctionDecl *, 2> kernelsNamed(const Expr *E) {
     Out.append(kernelsNamed(C->getFalseExpr()));
     return Out;
   }
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenCasts();
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *F = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
@@ -35,7 +36,8 @@ llvm::SmallVector<const FunctionDecl *, 2> kernelsNamed(const Expr *E) {
 
 const VarDecl *KernelPointers::pointerVariable(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
     E = U->getSubExpr()->IgnoreParenImpCasts();
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

@@ -266,7 +266,8 @@ void KernelWalker::recordBulkCopy(const Stmt *S, SourceLocation Loc,
 }
 
 std::optional<BarrierWaitEvent>
-KernelWalker::mbarrierEvent(SourceLocation Loc, const Expr *Bar, bool IsObject) {
+KernelWalker::mbarrierEvent(SourceLocation Loc, const Expr *Bar,
+                            bool IsObject) {
   std::optional<PointerValue> B;
   if (Bar)
     B = IsObject ? std::optional<PointerValue>(evalAddress(Bar))

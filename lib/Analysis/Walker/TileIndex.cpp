@@ -185,8 +185,10 @@ std::optional<LaneValue> KernelWalker::unswizzled(const Expr *E,
     return V;
   }
   bool StrippedL = false, StrippedR = false;
-  std::optional<LaneValue> L = unswizzled(B->getLHS(), Row, StrippedL, Depth + 1);
-  std::optional<LaneValue> R = unswizzled(B->getRHS(), Row, StrippedR, Depth + 1);
+  std::optional<LaneValue> L =
+      unswizzled(B->getLHS(), Row, StrippedL, Depth + 1);
+  std::optional<LaneValue> R =
+      unswizzled(B->getRHS(), Row, StrippedR, Depth + 1);
   if (!L || !R)
     return std::nullopt;
   if (B->getOpcode() == BO_Xor) {
