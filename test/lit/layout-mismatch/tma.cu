@@ -71,6 +71,20 @@ __global__ void swizzle64(const __grid_constant__ CUtensorMap sw64, float *out) 
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the copy lays 'tile' out with SWIZZLE_64B: read element (r, c) as tile[rr][((cc / 4) ^ ((rr / 2) % 4)) * 4 + cc % 4]
 }
 
+// SWIZZLE_32B over rows of 8 floats (32 bytes): the chunk XORed with
+// (r / 4) % 2, as the H200's layout table has it for 32B boxes
+// (TmaLayoutCalibrationTest): the plain read is wrong in rows 4-7 of every
+// 8, the swizzled one right.
+__global__ void swizzle32(const __grid_constant__ CUtensorMap sw32, float *out) {
+  __shared__ alignas(256) float tile[32][8];
+  LOAD(&tile[0][0], sw32)
+  int rr = t / 8, cc = t % 8;
+  out[t] = tile[rr][((cc / 4) ^ ((rr / 4) % 2)) * 4 + cc % 4];
+  out[256 + t] = tile[rr][cc];
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'tile' is read through a different layout than it was written with: thread 32 reads 'tile[4][0]' as element (4, 0), but the TMA copy at line [[@LINE-4]] (32 x 8 box of 4-byte elements, SWIZZLE_32B) put element (4, 0) at 'tile[4][4]' and 'tile[4][0]' holds element (4, 4) (128 of 256 reads get another element than they index) [shmem-layout-mismatch]
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the copy lays 'tile' out with SWIZZLE_32B: read element (r, c) as tile[rr][((cc / 4) ^ ((rr / 4) % 2)) * 4 + cc % 4]
+}
+
 // Reads through a swizzle formula judge the element the index means without
 // its XOR against the one the copy put there (bench/gpu/tma/tma.cu's
 // readWrongMask and readElementXor: 128 and 224 of 256 wrong on the H200).
@@ -209,4 +223,6 @@ void launch(float *g, float *out) {
   flatXor<<<1, 256>>>(sw128, out);
   neighbour<<<1, 256>>>(sw128, out);
   wgmmaOnly<<<1, 256>>>(sw128, out);
+  CUtensorMap sw32 = makeMap<8, 32, CU_TENSOR_MAP_SWIZZLE_32B>(g);
+  swizzle32<<<1, 256>>>(sw32, out);
 }
