@@ -865,6 +865,9 @@ private:
                                                    int64_t Start);
 
   void walkLoop(const Stmt *L);
+  /// Whether \p V is one value (affine, the same form) in the threads of
+  /// \p Mask.
+  static bool uniformWhere(const LaneValue &V, const std::vector<char> &Mask);
 
   /// Walk a loop once per iteration when a variable updated only by the
   /// increment runs through a short constant sequence: every value in the

@@ -147,6 +147,27 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
   return Seen;
 }
 
+bool KernelWalker::uniformWhere(const LaneValue &V,
+                                const std::vector<char> &Mask) {
+  if (!V.isAffine())
+    return false;
+  std::optional<unsigned> First;
+  for (unsigned T = 0; T < Mask.size() && T < V.size(); ++T) {
+    if (!Mask[T])
+      continue;
+    if (!First) {
+      First = T;
+      continue;
+    }
+    if (V.constants()[T] != V.constants()[*First])
+      return false;
+    for (const auto &KV : V.coefficients())
+      if (KV.second[T] != KV.second[*First])
+        return false;
+  }
+  return true;
+}
+
 void KernelWalker::walkLoop(const Stmt *L) {
   const Stmt *Body = nullptr;
   const Expr *Cond = nullptr, *Inc = nullptr;
@@ -316,8 +337,11 @@ void KernelWalker::walkLoop(const Stmt *L) {
     bool Demoted = false;
     for (const VarDecl *V : Others) {
       auto It = After.find(V);
+      // Threads that do not run the loop keep their value, which may differ
+      // (`int stage = 0;` in a warp-specialised branch): only the threads
+      // that run it decide whether it varies.
       if (It == After.end() || It->second.IsPointer ||
-          !It->second.Int.isUniform()) {
+          !uniformWhere(It->second.Int, SavedActive)) {
         // An accumulator keeps what the body adds to it, too.
         Origins From = Vars[V].From;
         if (It != After.end() && !It->second.IsPointer)

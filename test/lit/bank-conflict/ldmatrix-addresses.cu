@@ -77,3 +77,32 @@ void launchLearnCuda() {
   learnCuda<1><<<1, 32>>>(0);
   learnCuda<2><<<1, 32>>>(0);
 }
+
+// learn-cuda's matmul_v2 shape: the consumer warps of a warp-specialised
+// kernel keep a stage index across a loop of run-time length. Only they
+// run the loop, so only their values say whether the index varies across
+// iterations; the producer warp's (never assigned there) do not. The
+// stage's rows stay known, and their conflict is found.
+// shmem-lint: block=288
+__global__ void specialisedStages(int iters) {
+  extern __shared__ __align__(1024) char smem[];
+  const int base = static_cast<int>(__cvta_generic_to_shared(smem));
+  int lane = threadIdx.x % 32;
+  if (threadIdx.x / 32 == 8) {
+    // The producer warp would issue the copies here.
+  } else {
+    const int rows = base + (lane % 16) * 128 + (lane / 16) * 16;
+    unsigned r[4];
+    int stage = 0;
+    for (int it = 0; it < iters; it++) {
+      for (int k = 0; k < 4; k++) {
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"((rows + stage * 32768) ^ (k * 32)));
+        // CHECK-MESSAGES: :[[@LINE-1]]:{{[0-9]+}}: warning: 8-way bank conflict in ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 0-7 {{.*}}(32 wavefronts instead of 4){{.*}} [shmem-bank-conflict]
+        use(r);
+      }
+      stage = (stage + 1) % 2;
+    }
+  }
+}
