@@ -111,20 +111,27 @@ bulkCopyReuses(const KernelTrace &T,
             W.Active[*P])
           Waits.push_back(WI);
       }
-      for (unsigned AI = 0; AI < T.Accesses.size() && !Reported; ++AI) {
+      // Per reading thread, its reads of these bytes since the earlier
+      // copy. One that is released shows the thread's release protocol:
+      // its later reads may consume the new copy itself (phases are not
+      // counted), and a pipeline need not release a stage's last use. A
+      // thread none of whose reads is released is reported, at its first.
+      const unsigned N = T.Geometry.threads();
+      std::vector<char> ReleasedOnce(N, 0);
+      std::vector<std::optional<std::pair<unsigned, int64_t>>> First(N);
+      for (unsigned AI = 0; AI < T.Accesses.size(); ++AI) {
         const SharedAccess &A = T.Accesses[AI];
         if (A.Kind != AccessKind::Load || A.Async || A.ActiveApprox ||
             A.Seq <= E.Seq || !sameMemory(A.Address, *C.Dst))
           continue;
-        for (unsigned Th = 0; Th < A.Active.size(); ++Th) {
-          if (!A.Active[Th] || Th == *P)
+        for (unsigned Th = 0; Th < A.Active.size() && Th < N; ++Th) {
+          if (!A.Active[Th] || Th == *P || ReleasedOnce[Th])
             continue;
           std::optional<int64_t> B = plainOffset(A.Address, Th);
           if (!B || *B + int64_t(A.Width) <= From || *B >= To)
             continue;
-          if (A.Seq < C.Seq && Barriers.between(A.Seq, C.Seq))
-            continue;
-          // Released: the reader arrives after the read on an mbarrier the
+          // Released: a block barrier between the read and the new copy,
+          // or an arrive by the reader after the read on an mbarrier the
           // writer waits on between the copies.
           auto ReleasedBy = [&](const BarrierArriveEvent &R) {
             return R.Seq > A.Seq && !R.ActiveApprox && R.Active.size() > Th &&
@@ -132,13 +139,24 @@ bulkCopyReuses(const KernelTrace &T,
                      return sameBarrier(R, Th, T.BarrierWaits[WI], *P);
                    });
           };
-          bool Released = llvm::any_of(T.BarrierArrives, ReleasedBy);
-          if (Released)
+          if ((A.Seq < C.Seq && Barriers.between(A.Seq, C.Seq)) ||
+              llvm::any_of(T.BarrierArrives, ReleasedBy)) {
+            ReleasedOnce[Th] = 1;
             continue;
-          Out.push_back({CI, EI, AI, *P, Th, std::max(*B, From), Waits});
-          Reported = true;
-          break;
+          }
+          if (!First[Th])
+            First[Th] = std::make_pair(AI, std::max(*B, From));
         }
+      }
+      std::optional<unsigned> Pick;
+      for (unsigned Th = 0; Th < N; ++Th)
+        if (First[Th] && !ReleasedOnce[Th] &&
+            (!Pick || First[Th]->first < First[*Pick]->first))
+          Pick = Th;
+      if (Pick) {
+        Out.push_back({CI, EI, First[*Pick]->first, *P, *Pick,
+                       First[*Pick]->second, Waits});
+        Reported = true;
       }
       break;
     }

@@ -26,8 +26,11 @@
 // is released when the consumer arrives on an mbarrier after it and the
 // producer waits on that mbarrier between the two copies, or a block
 // barrier separates the read from the second copy. Phases are not counted
-// (any such wait and arrive count): silent, never a false report. Copies in
-// a loop the walk does not unroll are not judged.
+// (any such wait and arrive count), so a reader with one released read of
+// the bytes is trusted: its later reads may consume the new copy itself,
+// and a pipeline need not release a stage's last use. Silent when in
+// doubt, never a false report. Copies in a loop the walk does not unroll
+// are not judged.
 //
 //===----------------------------------------------------------------------===//
 
