@@ -380,12 +380,69 @@ public:
   /// Once the whole translation unit is seen: the launches through
   /// pointers, for each kernel assigned to them.
   void resolvePointerLaunches() {
-    for (const PointerLaunch &L : PointerLaunches)
+    for (const PointerLaunch &L : PointerLaunches) {
+      if (resolveHelperLaunch(L))
+        continue;
       for (const FunctionDecl *K : Pointers.targets(L.Ptr))
         addLaunch(K, L.BlockArg, L.Loc);
+    }
+  }
+
+  // A launch helper (`launch(kernel, blocks, threads, args...)`, whose
+  // body does `kernel<<<blocks, threads>>>(args...)`): each call of the
+  // helper is a launch of the kernel it passes, with the block it passes,
+  // at the call.
+  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>
+      HelperCalls;
+
+  static const ParmVarDecl *parameterOf(const Expr *E,
+                                        const FunctionDecl *F) {
+    E = E->IgnoreParenImpCasts();
+    // `dim3(threads)`: the parameter, the other parts defaulted.
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() >= 1 &&
+        std::all_of(C->arg_begin() + 1, C->arg_end(), [](const Expr *A) {
+          return isa<CXXDefaultArgExpr>(A);
+        }))
+      E = C->getArg(0)->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    return P && P->getDeclContext() == F ? P : nullptr;
+  }
+
+  bool resolveHelperLaunch(const PointerLaunch &L) {
+    const auto *KernelParm = dyn_cast<ParmVarDecl>(L.Ptr);
+    const auto *Helper =
+        KernelParm ? dyn_cast<FunctionDecl>(KernelParm->getDeclContext())
+                   : nullptr;
+    if (!Helper || Helper->hasAttr<CUDAGlobalAttr>())
+      return false;
+    const ParmVarDecl *BlockParm = parameterOf(L.BlockArg, Helper);
+    if (!BlockParm)
+      return false;
+    unsigned KI = KernelParm->getFunctionScopeIndex();
+    unsigned BI = BlockParm->getFunctionScopeIndex();
+    for (const CallExpr *C : HelperCalls.lookup(Helper)) {
+      if (KI >= C->getNumArgs() || BI >= C->getNumArgs())
+        continue;
+      const Expr *KernelArg = C->getArg(KI);
+      std::vector<const FunctionDecl *> Kernels;
+      for (const FunctionDecl *K : kernelsNamed(KernelArg))
+        Kernels.push_back(K);
+      if (const VarDecl *V = KernelPointers::pointerVariable(KernelArg))
+        for (const FunctionDecl *K : Pointers.targets(V))
+          Kernels.push_back(K);
+      for (const FunctionDecl *K : Kernels)
+        addLaunch(K, C->getArg(BI), C->getBeginLoc());
+    }
+    return true;
   }
 
   bool VisitCallExpr(CallExpr *E) {
+    if (const FunctionDecl *F = E->getDirectCallee();
+        F && !isa<CUDAKernelCallExpr>(E) && !isa<CXXOperatorCallExpr>(E) &&
+        F->hasBody())
+      HelperCalls[F].push_back(E);
     const FunctionDecl *FD = E->getDirectCallee();
     if (!FD || !FD->getDeclName().isIdentifier() || E->getNumArgs() < 3)
       return true;
