@@ -391,10 +391,7 @@ public:
   // A launch helper (`launch(kernel, blocks, threads, args...)`, whose
   // body does `kernel<<<blocks, threads>>>(args...)`): each call of the
   // helper is a launch of the kernel it passes, with the block it passes,
-  // at the call.
-  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>
-      HelperCalls;
-
+  // at the call. A block the helper computes gives no shape.
   static const ParmVarDecl *parameterOf(const Expr *E,
                                         const FunctionDecl *F) {
     E = E->IgnoreParenImpCasts();
@@ -419,30 +416,18 @@ public:
       return false;
     const ParmVarDecl *BlockParm = parameterOf(L.BlockArg, Helper);
     if (!BlockParm)
-      return false;
+      return true;
     unsigned KI = KernelParm->getFunctionScopeIndex();
     unsigned BI = BlockParm->getFunctionScopeIndex();
-    for (const CallExpr *C : HelperCalls.lookup(Helper)) {
-      if (KI >= C->getNumArgs() || BI >= C->getNumArgs())
-        continue;
-      const Expr *KernelArg = C->getArg(KI);
-      std::vector<const FunctionDecl *> Kernels;
-      for (const FunctionDecl *K : kernelsNamed(KernelArg))
-        Kernels.push_back(K);
-      if (const VarDecl *V = KernelPointers::pointerVariable(KernelArg))
-        for (const FunctionDecl *K : Pointers.targets(V))
-          Kernels.push_back(K);
-      for (const FunctionDecl *K : Kernels)
-        addLaunch(K, C->getArg(BI), C->getBeginLoc());
-    }
+    for (const CallExpr *C : Pointers.callsOf(Helper))
+      if (KI < C->getNumArgs() && BI < C->getNumArgs())
+        for (const FunctionDecl *K : Pointers.kernelsOf(C->getArg(KI)))
+          addLaunch(K, C->getArg(BI), C->getBeginLoc());
     return true;
   }
 
   bool VisitCallExpr(CallExpr *E) {
-    if (const FunctionDecl *F = E->getDirectCallee();
-        F && !isa<CUDAKernelCallExpr>(E) && !isa<CXXOperatorCallExpr>(E) &&
-        F->hasBody())
-      HelperCalls[F].push_back(E);
+    Pointers.noteCall(E);
     const FunctionDecl *FD = E->getDirectCallee();
     if (!FD || !FD->getDeclName().isIdentifier() || E->getNumArgs() < 3)
       return true;

@@ -530,12 +530,15 @@ std::string unrolledIterationValues(const KernelTrace &T,
   return S;
 }
 
+/// The line \p L is reported at, as the messages name lines.
+static std::string lineText(const KernelContext &K, SourceLocation L) {
+  const SourceManager &SM = K.Ctx.getSourceManager();
+  return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
+}
+
 /// Accesses that meet an async copy still in flight (AsyncCopies.h).
 static void reportAsyncCopyRaces(const KernelContext &K, FindingSink &Sink) {
-  const SourceManager &SM = K.Ctx.getSourceManager();
-  auto Line = [&](SourceLocation L) {
-    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
-  };
+  auto Line = [&](SourceLocation L) { return lineText(K, L); };
   for (const AsyncCopyRace &R : asyncCopyRaces(K.Trace)) {
     const SharedAccess &C = K.Trace.Accesses[R.Copy];
     const SharedAccess &A = K.Trace.Accesses[R.Access];
@@ -581,10 +584,7 @@ static void reportBulkCopyRaces(const KernelContext &K, FindingSink &Sink) {
   if (K.Trace.BulkCopies.empty())
     return;
   reportUnknownTmaLayouts(K, CheckKind::Race, Sink);
-  const SourceManager &SM = K.Ctx.getSourceManager();
-  auto Line = [&](SourceLocation L) {
-    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
-  };
+  auto Line = [&](SourceLocation L) { return lineText(K, L); };
   for (const BulkCopyRace &R : bulkCopyRaces(K.Trace, tmaFootprints(K))) {
     const BulkCopyEvent &C = K.Trace.BulkCopies[R.Copy];
     const SharedAccess &A = K.Trace.Accesses[R.Access];
@@ -639,10 +639,7 @@ static void reportBulkCopyRaces(const KernelContext &K, FindingSink &Sink) {
 /// A copy into bytes another thread still reads from the same thread's
 /// earlier copy: the buffer is reused before its readers release it.
 static void reportBulkCopyReuses(const KernelContext &K, FindingSink &Sink) {
-  const SourceManager &SM = K.Ctx.getSourceManager();
-  auto Line = [&](SourceLocation L) {
-    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(L)));
-  };
+  auto Line = [&](SourceLocation L) { return lineText(K, L); };
   const ThreadGeometry &G = K.Trace.Geometry;
   for (const BulkCopyReuse &R : bulkCopyReuses(K.Trace, tmaFootprints(K))) {
     const BulkCopyEvent &C = K.Trace.BulkCopies[R.Copy];

@@ -61,32 +61,54 @@ void KernelPointers::noteCall(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || isa<CXXOperatorCallExpr>(Call))
     return;
+  bool Helper = false;
   for (unsigned I = 0; I < Call->getNumArgs() && I < F->getNumParams(); ++I)
-    if (F->getParamDecl(I)->getType()->isFunctionPointerType())
+    if (F->getParamDecl(I)->getType()->isFunctionPointerType()) {
       Stored[F->getParamDecl(I)].push_back(Call->getArg(I));
+      Helper = true;
+    }
+  if (Helper)
+    Calls[F].push_back(Call);
 }
 
-void KernelPointers::targets(const VarDecl *Ptr, unsigned Depth,
-                             std::vector<const FunctionDecl *> &Out) const {
-  auto It = Stored.find(Ptr);
-  if (It == Stored.end() || Depth > 8)
+void KernelPointers::kernelsOf(const Expr *E, const VarDecl *Self,
+                               unsigned Depth,
+                               std::vector<const FunctionDecl *> &Out) const {
+  for (const FunctionDecl *K : kernelsNamed(E))
+    if (!llvm::is_contained(Out, K))
+      Out.push_back(K);
+  // A copy of another pointer (`launch(kernel, ...)` with `auto kernel =
+  // k<...>;` in the caller).
+  const VarDecl *From = pointerVariable(E);
+  if (!From || From == Self || Depth >= 8)
     return;
-  for (const Expr *E : It->second) {
-    for (const FunctionDecl *K : kernelsNamed(E))
-      if (!llvm::is_contained(Out, K))
-        Out.push_back(K);
-    // A copy of another pointer (`launch(kernel, ...)` with `auto kernel =
-    // k<...>;` in the caller).
-    if (const VarDecl *From = pointerVariable(E); From && From != Ptr)
-      targets(From, Depth + 1, Out);
-  }
+  if (auto It = Stored.find(From); It != Stored.end())
+    for (const Expr *V : It->second)
+      kernelsOf(V, From, Depth + 1, Out);
 }
 
 std::vector<const FunctionDecl *>
 KernelPointers::targets(const VarDecl *Ptr) const {
   std::vector<const FunctionDecl *> Out;
-  targets(Ptr, 0, Out);
+  if (auto It = Stored.find(Ptr); It != Stored.end())
+    for (const Expr *E : It->second)
+      kernelsOf(E, Ptr, 0, Out);
   return Out;
+}
+
+std::vector<const FunctionDecl *>
+KernelPointers::kernelsOf(const Expr *E) const {
+  std::vector<const FunctionDecl *> Out;
+  kernelsOf(E, nullptr, 0, Out);
+  return Out;
+}
+
+llvm::ArrayRef<const CallExpr *>
+KernelPointers::callsOf(const FunctionDecl *Helper) const {
+  auto It = Calls.find(Helper);
+  if (It == Calls.end())
+    return {};
+  return It->second;
 }
 
 } // namespace shmem

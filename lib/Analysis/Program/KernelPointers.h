@@ -17,6 +17,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -45,12 +46,26 @@ public:
   std::vector<const clang::FunctionDecl *>
   targets(const clang::VarDecl *Ptr) const;
 
+  /// The kernels \p E may be: those it names, or those the pointer it
+  /// reads may hold (a helper call's kernel argument).
+  std::vector<const clang::FunctionDecl *>
+  kernelsOf(const clang::Expr *E) const;
+
+  /// The calls noted of \p Helper, a function with a function-pointer
+  /// parameter (a launch helper): each is a launch of the kernel it passes.
+  llvm::ArrayRef<const clang::CallExpr *>
+  callsOf(const clang::FunctionDecl *Helper) const;
+
 private:
-  void targets(const clang::VarDecl *Ptr, unsigned Depth,
-               std::vector<const clang::FunctionDecl *> &Out) const;
+  void kernelsOf(const clang::Expr *E, const clang::VarDecl *Self,
+                 unsigned Depth,
+                 std::vector<const clang::FunctionDecl *> &Out) const;
   /// What is stored into each function-pointer variable.
   llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>>
       Stored;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<const clang::CallExpr *>>
+      Calls;
 };
 
 } // namespace shmem
