@@ -16,36 +16,27 @@ bool sameMemory(const PointerValue &A, const PointerValue &B) {
   return A.DynamicShared ? B.DynamicShared : A.Base == B.Base;
 }
 
-/// Whether wait \p W is on the mbarrier copy \p C completes: the same
-/// shared bytes, or either not known.
-bool sameBarrier(const BulkCopyEvent &C, unsigned Writer,
-                 const BarrierWaitEvent &W) {
-  if (!C.Barrier || !W.Barrier)
+/// Whether mbarrier addresses \p A (in thread \p TA) and \p B (in thread
+/// \p TB) are one barrier: the same shared bytes, or either not known.
+bool sameBarrier(const std::optional<PointerValue> &A, unsigned TA,
+                 const std::optional<PointerValue> &B, unsigned TB) {
+  if (!A || !B)
     return true;
-  if (!sameMemory(*C.Barrier, *W.Barrier))
+  if (!sameMemory(*A, *B))
     return false;
-  std::optional<int64_t> CB = plainOffset(*C.Barrier, Writer);
-  if (!CB)
-    return true;
-  for (unsigned Th = 0; Th < W.Active.size(); ++Th)
-    if (W.Active[Th]) {
-      std::optional<int64_t> WB = plainOffset(*W.Barrier, Th);
-      return !WB || *WB == *CB;
-    }
-  return true;
+  std::optional<int64_t> AB = plainOffset(*A, TA);
+  std::optional<int64_t> BB = plainOffset(*B, TB);
+  return !AB || !BB || *AB == *BB;
 }
 
-/// Whether \p A (an arrive by \p Arriver) and \p W (a wait by \p Waiter)
-/// are on one mbarrier: the same shared bytes, or either not known.
-bool sameBarrier(const BarrierArriveEvent &A, unsigned Arriver,
-                 const BarrierWaitEvent &W, unsigned Waiter) {
-  if (!A.Barrier || !W.Barrier)
-    return true;
-  if (!sameMemory(*A.Barrier, *W.Barrier))
-    return false;
-  std::optional<int64_t> AB = plainOffset(*A.Barrier, Arriver);
-  std::optional<int64_t> WB = plainOffset(*W.Barrier, Waiter);
-  return !AB || !WB || *AB == *WB;
+/// Whether wait \p W is on the mbarrier copy \p C completes (as its
+/// first thread names it).
+bool sameBarrier(const BulkCopyEvent &C, unsigned Writer,
+                 const BarrierWaitEvent &W) {
+  for (unsigned Th = 0; Th < W.Active.size(); ++Th)
+    if (W.Active[Th])
+      return sameBarrier(C.Barrier, Writer, W.Barrier, Th);
+  return true;
 }
 
 /// The single thread that issues \p C, when the walk knows it exactly.
@@ -136,7 +127,8 @@ bulkCopyReuses(const KernelTrace &T,
           auto ReleasedBy = [&](const BarrierArriveEvent &R) {
             return R.Seq > A.Seq && !R.ActiveApprox && R.Active.size() > Th &&
                    R.Active[Th] && llvm::any_of(Waits, [&](unsigned WI) {
-                     return sameBarrier(R, Th, T.BarrierWaits[WI], *P);
+                     return sameBarrier(R.Barrier, Th,
+                                        T.BarrierWaits[WI].Barrier, *P);
                    });
           };
           if ((A.Seq < C.Seq && Barriers.between(A.Seq, C.Seq)) ||
