@@ -239,9 +239,10 @@ def main():
         sass_csv = pick(rawdirs, f"ncu/{fid}.src-sass.csv")
         raw_csv = pick(rawdirs, f"ncu/{fid}.raw.csv")
         profiled = set()
-        if sass_csv and raw_csv and good:
+        if raw_csv and good:
             results = raw_results(raw_csv)
-            secs = ncu_sections(sass_csv)
+            # Without the source page (run.sh NCU_SOURCE=0) only the totals.
+            secs = ncu_sections(sass_csv) if sass_csv else []
             dup = max(1, len(secs) // max(1, len(results))) if results else 1
             secs = secs[::dup]
             lines_files = glob.glob(os.path.join(os.path.dirname(pick(rawdirs, f"sass/{fid}.sass") or ""),

@@ -32,7 +32,8 @@ import re
 import sys
 
 DEFAULT_INT = 32
-BUFFER_BYTES = 16 << 20
+# XC_BUFFER_BYTES: smaller buffers for many launches (bench/gpu/random).
+BUFFER_BYTES = int(os.environ.get("XC_BUFFER_BYTES", 16 << 20))
 DEFAULT_DYN_SMEM = 16384
 
 SCALAR_RE = re.compile(

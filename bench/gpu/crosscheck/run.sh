@@ -10,7 +10,9 @@
 # section, whose per-instruction shared wavefronts the source page exports),
 # then compute-sanitizer racecheck and synccheck per input file (per launch
 # with SAN_PER_LAUNCH=1). PHASES="plain ncu san" (the default) picks phases;
-# NCU_IDS limits ncu to some inputs. Leaves
+# NCU_IDS limits ncu to some inputs. For many small launches
+# (bench/gpu/random): PLAIN_PER_FILE=1, NCU_SOURCE=0, NCU_JOBS, SAN_PRINT_LIMIT
+# (0: none), SAN_TIMEOUT, SAN_PER_LAUNCH_IDS, XC_BUFFER_BYTES (gen.py). Leaves
 # OUTDIR/crosscheck-raw.tgz (every intermediate file) and OUTDIR/versions.txt;
 # collect.py turns the raw files into test/calibration/crosscheck-h200.tsv.
 set -u
@@ -71,11 +73,35 @@ plain_one() {
   timeout -k 2 10 "$W/bin/$id" "$launch" > "$W/logs/$id.$launch.plain.log" 2>&1
   echo $? > "$W/logs/$id.$launch.plain.rc"
 }
-export -f plain_one
+# PLAIN_PER_FILE=1 (many small launches, bench/gpu/random): one process per
+# input file first; only the files whose process fails run per launch.
+# Files whose ids match SAN_PER_LAUNCH_IDS (expected to hang or fault) go
+# per launch at once.
+plain_file() {
+  local id=$1; shift
+  local rc=1
+  if ! [[ $id =~ ^(${SAN_PER_LAUNCH_IDS:-^})$ ]]; then
+    timeout -k 2 60 "$W/bin/$id" "$@" > "$W/logs/$id.plain.log" 2>&1
+    rc=$?
+  fi
+  for l in "$@"; do
+    if [ $rc = 0 ]; then echo 0 > "$W/logs/$id.$l.plain.rc"; else plain_one "$id" "$l" & fi
+  done
+  wait
+}
+export -f plain_one plain_file
 has plain && log "plain runs"
-has plain && awk -F'\t' 'NR > 1 && $8 == "launched" { print $1, $3 }' "$W/manifest.tsv" |
-  while read -r id launch; do [ -x "$W/bin/$id" ] && echo "$id $launch"; done |
-  xargs -r -P 16 -L 1 bash -c 'plain_one "$0" "$1"'
+if has plain && [ "${PLAIN_PER_FILE:-0}" = 1 ]; then
+  for id in $ids; do
+    [ -x "$W/bin/$id" ] || continue
+    launches=$(awk -F'\t' -v id="$id" 'NR > 1 && $1 == id && $8 == "launched" { print $3 }' "$W/manifest.tsv" | tr '\n' ' ' | sed 's/ *$//')
+    [ -n "$launches" ] && echo "$id $launches"
+  done | xargs -r -P 16 -L 1 bash -c 'plain_file "$@"' _
+elif has plain; then
+  awk -F'\t' 'NR > 1 && $8 == "launched" { print $1, $3 }' "$W/manifest.tsv" |
+    while read -r id launch; do [ -x "$W/bin/$id" ] && echo "$id $launch"; done |
+    xargs -r -P 16 -L 1 bash -c 'plain_one "$0" "$1"'
+fi
 # The launches of one id that ran cleanly; without the plain phase, those
 # not listed in $BAD_LAUNCHES ("id launch" lines from an earlier run).
 good() {
@@ -96,19 +122,39 @@ M=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wave
 for f in $(dirname "$NCU")/sections/SourceCounters.section /opt/nvidia/nsight-compute/*/sections/SourceCounters.section; do
   [ -f "$f" ] && { cp "$f" "$W/ncu/"; break; }
 done
-log "ncu"
+# NCU_JOBS ncu processes at a time (default: one per GPU of the machine);
+# input file k runs on GPU k mod the number of GPUs.
+NGPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$NGPUS" -ge 1 ] 2>/dev/null || NGPUS=1
+NCU_JOBS=${NCU_JOBS:-$NGPUS}
+ncu_one() {
+  local id=$1 gpu=$2
+  local launches
+  launches=$(good "$id" | tr '\n' ' ')
+  [ -n "$launches" ] || return
+  # NCU_SOURCE=0: the per-kernel metrics alone, with no SASS patching
+  # (0.12 s a kernel instead of 0.4 on the H200; bench/gpu/random, whose
+  # kernels have one load line and one store line each, needs no more).
+  local source="--section SourceCounters --import-source yes"
+  [ "${NCU_SOURCE:-1}" = 0 ] && source=
+  CUDA_VISIBLE_DEVICES=$gpu timeout -k 5 ${NCU_TIMEOUT:-120} "$NCU" --clock-control none \
+    $source --metrics "$M" -f -o "$W/ncu/$id" "$W/bin/$id" $launches > "$W/ncu/$id.log" 2>&1
+  echo $? > "$W/ncu/$id.rc"
+  [ -f "$W/ncu/$id.ncu-rep" ] || return
+  "$NCU" -i "$W/ncu/$id.ncu-rep" --csv --page raw > "$W/ncu/$id.raw.csv" 2> "$W/ncu/$id.raw.err"
+  [ -n "$source" ] || return 0
+  "$NCU" -i "$W/ncu/$id.ncu-rep" --csv --page source --print-source sass > "$W/ncu/$id.src-sass.csv" 2> "$W/ncu/$id.src-sass.err" &
+  "$NCU" -i "$W/ncu/$id.ncu-rep" --csv --page source --print-source cuda > "$W/ncu/$id.src-cuda.csv" 2> "$W/ncu/$id.src-cuda.err" &
+  wait
+}
+log "ncu ($NCU_JOBS at a time on $NGPUS GPU(s))"
+k=0
 for id in ${NCU_IDS:-$ids}; do
   has ncu || break
   if [ "$(left)" -lt 100 ]; then log "ncu: out of time before $id"; break; fi
-  launches=$(good "$id" | tr '\n' ' ')
-  [ -n "$launches" ] || continue
-  timeout -k 5 120 "$NCU" --clock-control none --section SourceCounters --metrics "$M" \
-    --import-source yes -f -o "$W/ncu/$id" "$W/bin/$id" $launches > "$W/ncu/$id.log" 2>&1
-  echo $? > "$W/ncu/$id.rc"
-  [ -f "$W/ncu/$id.ncu-rep" ] || continue
-  "$NCU" -i "$W/ncu/$id.ncu-rep" --csv --page raw > "$W/ncu/$id.raw.csv" 2> "$W/ncu/$id.raw.err"
-  "$NCU" -i "$W/ncu/$id.ncu-rep" --csv --page source --print-source sass > "$W/ncu/$id.src-sass.csv" 2> "$W/ncu/$id.src-sass.err" &
-  "$NCU" -i "$W/ncu/$id.ncu-rep" --csv --page source --print-source cuda > "$W/ncu/$id.src-cuda.csv" 2> "$W/ncu/$id.src-cuda.err" &
+  ncu_one "$id" $(( k % NGPUS )) &
+  k=$(( k + 1 ))
+  while [ "$(jobs -rp | wc -l)" -ge "$NCU_JOBS" ]; do wait -n; done
 done
 wait
 log "ncu done"
@@ -122,7 +168,7 @@ san_file() {
   local id=$1 tool=$2; shift 2
   local args="--tool $tool"
   [ "$tool" = racecheck ] && args="$args --racecheck-report all"
-  timeout -k 5 60 "$SANITIZER" $args --print-limit 200 "$W/bin/$id" "$@" > "$W/san/$id.$tool.log" 2>&1
+  timeout -k 5 ${SAN_TIMEOUT:-60} "$SANITIZER" $args --print-limit ${SAN_PRINT_LIMIT:-200} "$W/bin/$id" "$@" > "$W/san/$id.$tool.log" 2>&1
   echo $? > "$W/san/$id.$tool.rc"
 }
 san_launch() {
@@ -135,7 +181,8 @@ export -f san_file san_launch
 has san && log "sanitizers"
 for id in $ids; do
   has san || break
-  if [ "${SAN_PER_LAUNCH:-0}" = 1 ]; then
+  # SAN_PER_LAUNCH_IDS: a regular expression of the ids to run per launch.
+  if [ "${SAN_PER_LAUNCH:-0}" = 1 ] || { [ -n "${SAN_PER_LAUNCH_IDS:-}" ] && [[ $id =~ ^(${SAN_PER_LAUNCH_IDS})$ ]]; }; then
     for l in $(good "$id"); do
       echo "san_launch $id racecheck $l"
       echo "san_launch $id synccheck $l"
