@@ -6,6 +6,8 @@
 
 #include "CompiledWidths.h"
 
+#include "IndexSteps.h"
+
 #include "clang/AST/ASTContext.h"
 
 #include <algorithm>
@@ -65,7 +67,8 @@ bool shiftAligns(const LaneValue &Off, int64_t P) {
 
 /// Whether \p B can continue a run that \p A ends: see the header.
 bool continues(const SharedAccess &A, const SharedAccess &B,
-               const KernelTrace &T, const BarrierPositions &Barriers) {
+               const KernelTrace &T, const BarrierPositions &Barriers,
+               IndexSteps &Steps) {
   if (B.Kind != A.Kind || B.Width != A.Width ||
       B.Address.Base != A.Address.Base ||
       B.Address.DynamicShared != A.Address.DynamicShared ||
@@ -78,7 +81,7 @@ bool continues(const SharedAccess &A, const SharedAccess &B,
     return false;
   LaneValue Step = B.Address.Offset - A.Address.Offset;
   std::optional<int64_t> C = Step.asConstant();
-  return C && *C == int64_t(A.Width);
+  return C && *C == int64_t(A.Width) && Steps.stepVisible(A, B);
 }
 
 /// Whether nvcc merges accesses of \p A's kind and element width into
@@ -135,10 +138,11 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
   for (unsigned I = 0; I < As.size(); ++I)
     Out[I] = {I, As[I].Width, 1};
   BarrierPositions Barriers(T, /*Counted=*/true);
+  IndexSteps Steps(Ctx);
 
   for (unsigned Begin = 0; Begin < As.size();) {
     unsigned End = Begin + 1;
-    while (End < As.size() && continues(As[End - 1], As[End], T, Barriers))
+    while (End < As.size() && continues(As[End - 1], As[End], T, Barriers, Steps))
       ++End;
     // Split [Begin, End) into the widest aligned pieces, from its start.
     for (unsigned I = Begin; I < End;) {

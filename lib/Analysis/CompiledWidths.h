@@ -16,7 +16,8 @@
 //  - a run of accesses that follow each other in the walk with no barrier
 //    and no other shared access between them, of one array, one kind (load
 //    or store), one element width, executed by the same threads, each
-//    address the previous one plus the element width in every thread;
+//    address the previous one plus the element width in every thread, a
+//    step nvcc can see in the index expressions (IndexSteps.h);
 //  - split from its start into the widest pieces of 4, 8 or 16 bytes whose
 //    start is aligned to the piece in every thread (the unknowns' factors
 //    too);

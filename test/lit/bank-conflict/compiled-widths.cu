@@ -193,3 +193,43 @@ __global__ void window(float *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 2-way bank conflict: lanes 0, 16 read 2 distinct words of 's' in bank {{[0-9]+}} (2 wavefronts instead of 1); {{use|pad|no}} {{.*}} [shmem-bank-conflict]
   out[threadIdx.x] = sum;
 }
+
+// nvcc proves a run adjacent from the index expressions, not from their
+// values (IndexSteps.h; bench/gpu/random: of 118 unrolled runs whose loop
+// variable passes through `%` or `/`, nvcc merged 20, none of this kind).
+// `(t * 4 + i + 32) % 512` never wraps inside a thread's four elements,
+// but the remainder hides the step: four STS, 4-way each.
+__global__ void __launch_bounds__(128) remainderHidesStep(const float *in) {
+  __shared__ float s[512];
+  int t = threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    s[(t * 4 + i + 32) % 512] = in[t] + i;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 4-way bank conflict: lanes 0, 8, 16, 24 write 4 distinct words of 's' in bank 0 (4 wavefronts instead of 1); {{.*}} [shmem-bank-conflict]
+}
+
+// The same run with the step in plain sight: one STS.128, conflict-free.
+__global__ void __launch_bounds__(128) stepInSight(const float *in) {
+  __shared__ float s[512 + 32];
+  int t = threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    s[t * 4 + i + 32] = in[t] + i;
+}
+
+// A row split of an index whose rows hold exactly its divisor: NVVM does
+// not fold `e / 8` and `e % 8` back into `e` for floats, so two STS with
+// lanes 2 words apart, 2-way each (bench/gpu/random r109_2: 16 wavefronts
+// for 8 STS).
+// shmem-lint: block=32x2
+__global__ void rowSplit(const float *in) {
+  __shared__ float s[16][8];
+  const int t = threadIdx.x + 32 * threadIdx.y;
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const int e = t * 2 + i;
+    const int er = e / 8, ec = e % 8;
+    s[er][ec] = in[t] + i;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); {{.*}} [shmem-bank-conflict]
+  }
+}
