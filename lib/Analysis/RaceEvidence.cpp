@@ -11,6 +11,8 @@
 
 #include "RaceFinder.h"
 
+#include "Program/CudaModel.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -23,18 +25,42 @@ std::optional<std::string> RaceFinder::constantStored(const SharedAccess &A) {
   const FunctionDecl *F = functionOf(A);
   if (!F || !F->getBody())
     return std::nullopt;
+  // The value assigned: by `=`, or by a vector type's `operator=`.
   const Stmt *P = parents(F).getParentIgnoreParens(A.E);
-  const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
-  if (!BO || BO->getOpcode() != BO_Assign ||
-      BO->getLHS()->IgnoreParens() != A.E)
+  const Expr *RHS = nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+      BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == A.E)
+    RHS = BO->getRHS();
+  else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+           OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+           OC->getArg(0)->IgnoreParens() == A.E)
+    RHS = OC->getArg(1);
+  return RHS ? constantValue(RHS) : std::nullopt;
+}
+
+std::optional<std::string> RaceFinder::constantValue(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+    E = CE->getArg(0)->IgnoreImplicit();
+  if (E->isValueDependent())
     return std::nullopt;
-  const Expr *RHS = BO->getRHS();
-  if (RHS->isValueDependent())
-    return std::nullopt;
+  // `make_float2(1.0f, 2.0f)`: constant components, a constant vector
+  // (not constexpr, so not for the evaluator).
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && cuda::isVectorMaker(Call)) {
+    std::string Out = cuda::calleeName(Call) + "(";
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      std::optional<std::string> V = constantValue(Call->getArg(I));
+      if (!V)
+        return std::nullopt;
+      Out += (I ? ", " : "") + *V;
+    }
+    return Out + ")";
+  }
   Expr::EvalResult R;
-  if (!RHS->EvaluateAsRValue(R, Ctx) || R.HasSideEffects)
+  if (!E->EvaluateAsRValue(R, Ctx) || R.HasSideEffects)
     return std::nullopt;
-  return R.Val.getAsString(Ctx, RHS->getType());
+  return R.Val.getAsString(Ctx, E->getType());
 }
 
 const SiteValues &RaceFinder::values(unsigned S) {

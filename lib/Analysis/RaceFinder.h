@@ -279,6 +279,9 @@ private:
   /// `x = <constant>`: the constant, so stores of one float literal by
   /// every thread are recognised as storing the same value.
   std::optional<std::string> constantStored(const SharedAccess &A);
+  /// \p E's value when the compiler can tell it, whatever thread runs it
+  /// (a constant, or a vector of constants), as text to compare.
+  std::optional<std::string> constantValue(const clang::Expr *E);
 
   /// The uniformity of site \p S's stored value and address, in the
   /// calling context the walker reached it in.

@@ -457,3 +457,39 @@ TEST(CudaModel, AsmMbarrierArrives) {
 }
 
 } // namespace
+
+// vector_functions.h's makers, and what only looks like one.
+TEST(CudaModel, VectorMakers) {
+  auto AST = test::parseDeviceCode(R"(
+namespace mine { __device__ float2 make_float2(float, float); }
+__device__ float2 make_float(float);
+__global__ void k(float *out) {
+  float2 a = make_float2(1.0f, 2.0f);
+  int4 b = make_int4(1, 2, 3, 4);
+  uchar4 c = make_uchar4(1, 2, 3, 4);
+  double2 d = make_double2(1.0, 2.0);
+  float2 e = mine::make_float2(1.0f, 2.0f);
+  float2 f = make_float(1.0f);
+  out[0] = a.x + b.x + c.x + d.x + e.x + f.x;
+}
+)",
+                                   R"(
+    struct float2 { float x, y; };
+    struct int4 { int x, y, z, w; };
+    struct uchar4 { unsigned char x, y, z, w; };
+    struct double2 { double x, y; };
+    __device__ float2 make_float2(float, float);
+    __device__ int4 make_int4(int, int, int, int);
+    __device__ uchar4 make_uchar4(unsigned char, unsigned char,
+                                  unsigned char, unsigned char);
+    __device__ double2 make_double2(double, double);
+  )");
+  ASSERT_TRUE(AST);
+  std::vector<const CallExpr *> Calls = callsIn(AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 6u);
+  for (unsigned I = 0; I < 4; ++I)
+    EXPECT_TRUE(cuda::isVectorMaker(Calls[I])) << I;
+  // In another namespace, or no component count: not the toolkit's.
+  EXPECT_FALSE(cuda::isVectorMaker(Calls[4]));
+  EXPECT_FALSE(cuda::isVectorMaker(Calls[5]));
+}

@@ -117,6 +117,21 @@ unsigned tileSizeOf(const CXXRecordDecl *RD) {
   return 0;
 }
 
+bool isVectorMaker(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || !F->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+      !F->getDeclName().isIdentifier())
+    return false;
+  StringRef N = F->getName();
+  if (!N.consume_front("make_") || N.empty() || N.back() < '1' ||
+      N.back() > '4')
+    return false;
+  N = N.drop_back();
+  N.consume_front("u");
+  return N == "char" || N == "short" || N == "int" || N == "long" ||
+         N == "longlong" || N == "float" || N == "double";
+}
+
 bool isBlockReduction(StringRef Name) {
   return Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
          Name == "__syncthreads_or" || Name == "__nvvm_bar0_popc" ||

@@ -110,6 +110,11 @@ bool isPartialBarrierWait(const clang::CallExpr *Call);
 /// every `__nvvm_bar*` builtin): a call that returns nothing thread-specific.
 bool isBarrierName(llvm::StringRef Name);
 
+/// Whether \p Call builds one of CUDA's vector types from its components
+/// (`make_float2(x, y)`, `make_int4(...)`, vector_functions.h): a value the
+/// arguments alone decide.
+bool isVectorMaker(const clang::CallExpr *Call);
+
 /// Whether \p Name is a block-wide reduction that is also a barrier
 /// (__syncthreads_count/_and/_or and their NVVM builtins).
 bool isBlockReduction(llvm::StringRef Name);
