@@ -203,6 +203,24 @@ void FunctionAnalyzer::butterfly(const Expr *E, UniformityValue &V) {
     V.Source = {VarianceSource::WarpCollective, E, nullptr};
 }
 
+UniformityValue FunctionAnalyzer::specialRegister(cuda::RegisterSpan Span,
+                                                  const Stmt *At) {
+  switch (Span) {
+  case cuda::RegisterSpan::Thread:
+    return UniformityValue::varying(Level::Varying,
+                                    VarianceSource::ThreadIndex, At);
+  case cuda::RegisterSpan::Warp:
+    return UniformityValue::varying(Level::WarpUniform,
+                                    VarianceSource::ThreadIndex, At);
+  case cuda::RegisterSpan::Block:
+    return UniformityValue::varying(Level::BlockUniform,
+                                    VarianceSource::BlockIndex, At);
+  case cuda::RegisterSpan::Launch:
+    return uniform();
+  }
+  return UniformityValue::varying(Level::Varying, VarianceSource::Opaque, At);
+}
+
 std::optional<UniformityValue>
 FunctionAnalyzer::builtinCall(const CallExpr *Call, StringRef Name) {
   // threadIdx.x & co., spelled as their getters or NVVM registers.
@@ -220,9 +238,9 @@ FunctionAnalyzer::builtinCall(const CallExpr *Call, StringRef Name) {
     if (Name == "warpid")
       return UniformityValue::varying(Level::WarpUniform,
                                       VarianceSource::ThreadIndex, Call);
-    if (Name == "smid" || Name == "nsmid")
-      return UniformityValue::varying(Level::BlockUniform,
-                                      VarianceSource::Opaque, Call);
+    if (std::optional<cuda::RegisterSpan> Span =
+            cuda::specialRegisterSpan(Name))
+      return specialRegister(*Span, Call);
     return UniformityValue::varying(Level::Varying, VarianceSource::Opaque,
                                     Call);
   }

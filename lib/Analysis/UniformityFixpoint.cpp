@@ -274,6 +274,14 @@ void FunctionAnalyzer::visit(const Stmt *S) {
     return;
   }
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    // `mov.u32 %0, %clusterid.x;`: as widely shared as the register.
+    if (Asm->getNumOutputs() == 1)
+      if (auto Reg = cuda::asmSpecialRegisterMove(
+              Asm->getAsmString())) {
+        write(location(Asm->getOutputExpr(0)),
+              specialRegister(*cuda::specialRegisterSpan(*Reg), Asm));
+        return;
+      }
     for (const Expr *O : Asm->outputs())
       write(location(O), UniformityValue::varying(
                              Level::Varying, VarianceSource::Opaque, Asm));

@@ -335,6 +335,9 @@ private:
   /// threadIdx.x and friends (cuda::builtinIndexOf says which, however it
   /// is spelled), read at \p At.
   UniformityValue builtinIndex(cuda::BuiltinIndex B, const clang::Expr *At);
+  /// A PTX special register's value, read at \p At (asm or NVVM builtin).
+  UniformityValue specialRegister(cuda::RegisterSpan Span,
+                                  const clang::Stmt *At);
 
   UniformityValue declRef(const clang::DeclRefExpr *DRE);
 

@@ -493,3 +493,32 @@ __global__ void k(float *out) {
   EXPECT_FALSE(cuda::isVectorMaker(Calls[4]));
   EXPECT_FALSE(cuda::isVectorMaker(Calls[5]));
 }
+
+// PTX special registers by how widely one value is shared, and the asm
+// that only copies one into its output.
+TEST(CudaModel, SpecialRegisters) {
+  using S = cuda::RegisterSpan;
+  EXPECT_EQ(cuda::specialRegisterSpan("tid.x"), S::Thread);
+  EXPECT_EQ(cuda::specialRegisterSpan("laneid"), S::Thread);
+  EXPECT_EQ(cuda::specialRegisterSpan("clock64"), S::Thread);
+  EXPECT_EQ(cuda::specialRegisterSpan("warpid"), S::Warp);
+  EXPECT_EQ(cuda::specialRegisterSpan("clusterid.x"), S::Block);
+  EXPECT_EQ(cuda::specialRegisterSpan("cluster_ctarank"), S::Block);
+  EXPECT_EQ(cuda::specialRegisterSpan("ctaid_y"), S::Block); // NVVM's name
+  EXPECT_EQ(cuda::specialRegisterSpan("smid"), S::Block);
+  EXPECT_EQ(cuda::specialRegisterSpan("nclusterid.z"), S::Launch);
+  EXPECT_EQ(cuda::specialRegisterSpan("dynamic_smem_size"), S::Launch);
+  EXPECT_FALSE(cuda::specialRegisterSpan("r1"));
+  EXPECT_FALSE(cuda::specialRegisterSpan("clusterid.q"));
+
+  EXPECT_EQ(cuda::asmSpecialRegisterMove("mov.u32 %0, %%clusterid.x;\n"),
+            "clusterid.x");
+  EXPECT_EQ(cuda::asmSpecialRegisterMove("mov.u32 %0, %cluster_ctarank;"),
+            "cluster_ctarank");
+  // Not a plain copy of a register into the output.
+  EXPECT_FALSE(cuda::asmSpecialRegisterMove("mov.u32 %1, %%laneid;"));
+  EXPECT_FALSE(cuda::asmSpecialRegisterMove("mov.u32 %0, %1;"));
+  EXPECT_FALSE(cuda::asmSpecialRegisterMove(
+      "mov.u32 %0, %%laneid; add.u32 %0, %0, 1;"));
+  EXPECT_FALSE(cuda::asmSpecialRegisterMove("elect.sync %0|%1, %2;"));
+}

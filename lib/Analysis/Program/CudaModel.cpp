@@ -694,6 +694,43 @@ std::optional<unsigned> asmMbarrierArriveOf(StringRef T) {
   return std::nullopt;
 }
 
+std::optional<RegisterSpan> specialRegisterSpan(StringRef Name) {
+  for (StringRef C : {".x", ".y", ".z", ".w", "_x", "_y", "_z", "_w"})
+    if (Name.consume_back(C))
+      break;
+  if (Name == "tid" || Name == "laneid" || Name.starts_with("lanemask_") ||
+      Name.starts_with("clock") || Name.starts_with("globaltimer") ||
+      (Name.starts_with("pm") && Name.size() > 2 && isDigit(Name[2])))
+    return RegisterSpan::Thread;
+  if (Name == "warpid")
+    return RegisterSpan::Warp;
+  if (Name == "ctaid" || Name == "clusterid" || Name == "cluster_ctaid" ||
+      Name == "cluster_ctarank" || Name == "smid" || Name == "nwarpid")
+    return RegisterSpan::Block;
+  if (Name == "ntid" || Name == "nctaid" || Name == "nclusterid" ||
+      Name == "cluster_nctaid" || Name == "cluster_nctarank" ||
+      Name == "is_explicit_cluster" || Name == "nsmid" || Name == "gridid" ||
+      Name == "total_smem_size" || Name == "dynamic_smem_size" ||
+      Name == "aggr_smem_size" || Name.starts_with("envreg") ||
+      Name.starts_with("reserved_smem_offset"))
+    return RegisterSpan::Launch;
+  return std::nullopt;
+}
+
+std::optional<std::string> asmSpecialRegisterMove(StringRef T) {
+  auto I = asmInstruction(T, "mov.");
+  if (!I || T.find(';') != T.rfind(';') || I->second.size() != 2 ||
+      I->second[0].trim() != "%0")
+    return std::nullopt;
+  StringRef Src = I->second[1].trim();
+  if (!Src.consume_front("%"))
+    return std::nullopt;
+  Src.consume_front("%");
+  if (!specialRegisterSpan(Src))
+    return std::nullopt;
+  return Src.str();
+}
+
 std::optional<MbarrierArrive> mbarrierArriveOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   StringRef N = Name;

@@ -255,6 +255,21 @@ struct MbarrierArrive {
 };
 std::optional<MbarrierArrive> mbarrierArriveOf(const clang::CallExpr *Call);
 
+/// How widely one value of a PTX special register is shared (PTX ISA,
+/// "Special Registers"): each thread its own (%tid, %laneid, %clock), one
+/// per warp (%warpid), one per block (%ctaid, %clusterid, %cluster_ctarank,
+/// %smid), or one for the launch (%ntid, %nctaid, %nclusterid,
+/// %cluster_nctarank, %nsmid, the shared-memory sizes).
+enum class RegisterSpan { Thread, Warp, Block, Launch };
+/// \p Name without its `%` and with or without a `.x`-style component
+/// (`clusterid.x`, `cluster_ctarank`); none for a register not listed.
+std::optional<RegisterSpan> specialRegisterSpan(llvm::StringRef Name);
+
+/// The special register an inline asm only copies into its output:
+/// `mov.u32 %0, %clusterid.x;` (with clang's `%%`, which the driver writes
+/// for nvcc's lone `%`); its name without the `%`.
+std::optional<std::string> asmSpecialRegisterMove(llvm::StringRef AsmText);
+
 /// Whether \p T is the driver API's tensor map (`CUtensorMap`), however
 /// qualified or referred to.
 bool isTensorMapType(clang::QualType T);
