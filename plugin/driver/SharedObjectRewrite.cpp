@@ -23,16 +23,14 @@ namespace shmem {
 
 unsigned refusedSharedInitDiagnostic() { return diag::err_shared_var_init; }
 
-namespace {
-
-/// A file's name as the overlay knows it: absolute against \p Directory,
-/// dots removed, links kept (the name clang opens, not the real path).
-std::string fileKey(llvm::StringRef File, llvm::StringRef Directory) {
+std::string rewriteFileKey(llvm::StringRef File, llvm::StringRef Directory) {
   llvm::SmallString<256> Path(File);
   llvm::sys::path::make_absolute(Directory, Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   return Path.str().str();
 }
+
+namespace {
 
 class RefusedObjects : public RecursiveASTVisitor<RefusedObjects> {
 public:
@@ -147,7 +145,7 @@ private:
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
     if (!FE)
       return "its file is not on disk";
-    std::vector<TextEdit> &E = Edits[fileKey(FE->getName(), Directory)];
+    std::vector<TextEdit> &E = Edits[rewriteFileKey(FE->getName(), Directory)];
     // The declarators of one declaration share the type and the end: one
     // edit each, the references after the semicolon in declaration order.
     auto At = [&](unsigned Offset) {
@@ -266,7 +264,7 @@ bool RewrittenFiles::build(
 
 const RewrittenFiles::File *
 RewrittenFiles::rewritten(llvm::StringRef Name) const {
-  auto It = Rewritten.find(fileKey(Name, Directory));
+  auto It = Rewritten.find(rewriteFileKey(Name, Directory));
   return It == Rewritten.end() ? nullptr : &It->second;
 }
 

@@ -51,6 +51,11 @@ unsigned refusedSharedInitDiagnostic();
 /// object is only reached through the toolkit's (unwalked) code.
 inline constexpr llvm::StringLiteral StoragePrefix = "shmem_lint_storage_";
 
+/// A file's name as the rewritten files know it: absolute against
+/// \p Directory, dots removed, links kept (the name clang opens, not the
+/// real path).
+std::string rewriteFileKey(llvm::StringRef File, llvm::StringRef Directory);
+
 /// One replacement in a file's text: [Offset, Offset + Length) becomes Text.
 struct TextEdit {
   unsigned Offset = 0, Length = 0;

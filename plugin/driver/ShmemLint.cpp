@@ -18,6 +18,7 @@
 #include "NvccListing.h"
 #include "OutputFormats.h"
 #include "ReportedFinding.h"
+#include "AsmEscapeRewrite.h"
 #include "SharedObjectRewrite.h"
 
 #include "Analysis/NoLint.h"
@@ -155,11 +156,17 @@ struct JobResult {
   std::string Messages;
   RunStats Stats;
   bool Analysed = false;
-  /// The parse met __shared__ objects clang refuses (SharedObjectRewrite.h):
-  /// not analysed; the edits that declare them as nvcc does, or why none.
+  /// The parse met what clang refuses and nvcc accepts: __shared__ objects
+  /// with constructors (SharedObjectRewrite.h), inline-asm `%` that names
+  /// no operand (AsmEscapeRewrite.h). Not analysed; the edits that write
+  /// them as nvcc reads them, or why none.
   std::set<SourceLocation::UIntTy> RefusedShared;
-  std::map<std::string, std::vector<TextEdit>> SharedObjectEdits;
+  std::set<SourceLocation::UIntTy> AsmEscapes;
+  std::map<std::string, std::vector<TextEdit>> DialectEdits;
   std::string RewriteWhy;
+  bool refusedDialect() const {
+    return !RefusedShared.empty() || !AsmEscapes.empty();
+  }
 };
 
 class LintConsumer : public ASTConsumer {
@@ -168,11 +175,16 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    if (!R.RefusedShared.empty()) {
-      // Their declarations are invalid and every use of them an error
-      // clang did not print: analysed after the rewrite, not now.
-      findSharedObjectEdits(Ctx, Job.Directory, R.RefusedShared,
-                            R.SharedObjectEdits, R.RewriteWhy);
+    if (R.refusedDialect()) {
+      // Refused declarations make every use of them an error clang did not
+      // print, and a refused asm statement is dropped: analysed after the
+      // rewrite, not now.
+      if (!R.RefusedShared.empty())
+        findSharedObjectEdits(Ctx, Job.Directory, R.RefusedShared,
+                              R.DialectEdits, R.RewriteWhy);
+      if (R.RewriteWhy.empty() && !R.AsmEscapes.empty())
+        findAsmEscapeEdits(Ctx.getSourceManager(), Job.Directory,
+                           R.AsmEscapes, R.DialectEdits, R.RewriteWhy);
       return;
     }
     std::set<std::string> Seen;
@@ -237,9 +249,10 @@ public:
       return false;
     // A remark, which ErrorPlaces keeps from the output: the driver
     // rewrites what clang refuses there and parses again.
-    Compiler.getDiagnostics().setSeverity(refusedSharedInitDiagnostic(),
-                                          diag::Severity::Remark,
-                                          SourceLocation());
+    for (unsigned ID :
+         {refusedSharedInitDiagnostic(), invalidAsmEscapeDiagnostic()})
+      Compiler.getDiagnostics().setSeverity(ID, diag::Severity::Remark,
+                                            SourceLocation());
     Compiler.createSourceManager();
     const bool Success = Compiler.ExecuteAction(*Action);
     Files->clearStatCache();
@@ -266,14 +279,15 @@ public:
 };
 
 /// Prints clang's diagnostics and notes whether an error came from a file
-/// under \p Dir (the toolkit's headers), and whether clang refused an
-/// initialised __shared__ object (\p Refused: where; not printed, nor its
-/// notes).
+/// under \p Dir (the toolkit's headers), and where clang refused what the
+/// driver rewrites (an initialised __shared__ object, \p Refused; an
+/// inline-asm `%`, \p Escapes): not printed, nor their notes.
 class ErrorPlaces : public DiagnosticConsumer {
 public:
   ErrorPlaces(DiagnosticConsumer &Next, llvm::StringRef Dir,
-              std::set<SourceLocation::UIntTy> &Refused)
-      : Next(Next), Dir(Dir), Refused(Refused) {}
+              std::set<SourceLocation::UIntTy> &Refused,
+              std::set<SourceLocation::UIntTy> &Escapes)
+      : Next(Next), Dir(Dir), Refused(Refused), Escapes(Escapes) {}
   bool ErrorUnderDir = false;
 
   void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
@@ -283,8 +297,10 @@ public:
   void finish() override { Next.finish(); }
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
-    if (Info.getID() == refusedSharedInitDiagnostic()) {
-      Refused.insert(Info.getLocation().getRawEncoding());
+    if (Info.getID() == refusedSharedInitDiagnostic() ||
+        Info.getID() == invalidAsmEscapeDiagnostic()) {
+      (Info.getID() == refusedSharedInitDiagnostic() ? Refused : Escapes)
+          .insert(Info.getLocation().getRawEncoding());
       Quiet = true;
       return;
     }
@@ -306,6 +322,7 @@ private:
   DiagnosticConsumer &Next;
   std::string Dir;
   std::set<SourceLocation::UIntTy> &Refused;
+  std::set<SourceLocation::UIntTy> &Escapes;
   bool Quiet = false;
 };
 
@@ -459,7 +476,7 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
 }
 
 /// One parse of the file with \p Args over \p Files, analysed unless clang
-/// refused a __shared__ object (R.RefusedShared).
+/// refused what the driver rewrites (R.refusedDialect()).
 static bool parseOnce(const FileJob &Job, const std::vector<std::string> &Args,
                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files,
                       bool ColorDiagnostics, JobResult &R,
@@ -477,7 +494,8 @@ static bool parseOnce(const FileJob &Job, const std::vector<std::string> &Args,
   DiagnosticOptions DiagOpts;
   DiagOpts.ShowColors = ColorDiagnostics;
   TextDiagnosticPrinter Printer(Msg, DiagOpts);
-  ErrorPlaces Places(Printer, Job.ToolkitInclude, R.RefusedShared);
+  ErrorPlaces Places(Printer, Job.ToolkitInclude, R.RefusedShared,
+                     R.AsmEscapes);
   Tool.setDiagnosticConsumer(&Places);
   LintActionFactory F(Job, R, Msg);
   int RC = Tool.run(&F);
@@ -496,26 +514,29 @@ static bool parseAndAnalyse(const FileJob &Job,
     return false;
   if (!parseOnce(Job, Args, Files, ColorDiagnostics, R, Msg, ToolkitError))
     return false;
-  if (R.RefusedShared.empty())
+  if (!R.refusedDialect())
     return true;
-  // Again, with the refused __shared__ objects declared as nvcc makes them.
+  // Again, with what clang refused written as nvcc reads it.
   std::string Why = R.RewriteWhy;
   RewrittenFiles Rewritten;
   if (!Why.empty() ||
-      !Rewritten.build(Files, std::move(R.SharedObjectEdits), Job.Directory,
+      !Rewritten.build(Files, std::move(R.DialectEdits), Job.Directory,
                        Why)) {
     Msg << "shmem-lint: error: " << Why << "\n";
     return false;
   }
   R.RefusedShared.clear();
-  R.SharedObjectEdits.clear();
+  R.AsmEscapes.clear();
+  R.DialectEdits.clear();
   if (!parseOnce(Job, Args, Rewritten.files(), ColorDiagnostics, R, Msg,
                  ToolkitError))
     return false;
   Rewritten.toOriginal(R.Findings, R.Gaps);
-  if (!R.RefusedShared.empty()) { // Not one the rewrite could reach.
-    Msg << "shmem-lint: error: '" << Job.File
-        << "': clang still refuses a __shared__ object after the rewrite\n";
+  if (R.refusedDialect()) { // Not one the rewrite could reach.
+    Msg << "shmem-lint: error: '" << Job.File << "': clang still refuses "
+        << (R.RefusedShared.empty() ? "an inline-asm string"
+                                    : "a __shared__ object")
+        << " after the rewrite\n";
     return false;
   }
   return true;
