@@ -356,8 +356,18 @@ kernelSite(clang::SourceLocation Loc,
   return CallStack.empty() ? Loc : CallStack.front()->getExprLoc();
 }
 
+/// A kernel parameter the walk takes as a constant: the integer every
+/// launch in the translation unit passes for it
+/// (LaunchGeometry::constantArguments), as `Bc = 32` in llm.c's attention.
+struct ArgumentConstant {
+  const clang::ParmVarDecl *Param = nullptr;
+  int64_t Value = 0;
+};
+
 struct KernelTrace {
   const clang::FunctionDecl *Kernel = nullptr;
+  /// The parameters walked as constants (what-if walks repeat them).
+  std::vector<ArgumentConstant> Arguments;
   ThreadGeometry Geometry{Dim3{}};
   std::string GeometrySource; ///< "launch at k.cu:40", "assumed", ...
   bool GeometryAssumed = false;
@@ -537,11 +547,19 @@ struct PaddingOverride {
   int64_t Stride = 0;
 };
 
-/// Walk \p Kernel for one block of shape \p G.
+/// Walk \p Kernel for one block of shape \p G, with \p Args as constants.
 KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
                         const PaddingOverride *Pad = nullptr,
-                        const IterationPins *Pins = nullptr);
+                        const IterationPins *Pins = nullptr,
+                        const std::vector<ArgumentConstant> &Args = {});
+
+/// Walk \p Base's kernel again with its inputs (shape, constant
+/// arguments) and an override: the what-if walks of the checks.
+KernelTrace retraceKernel(clang::ASTContext &Ctx, const KernelTrace &Base,
+                          const AnalysisOptions &Opts,
+                          const PaddingOverride *Pad = nullptr,
+                          const IterationPins *Pins = nullptr);
 
 /// The barrier a call is, if any, as the trace records it (cuda::barrierOf).
 std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);

@@ -344,7 +344,39 @@ public:
     addShape(Launches[Canon], S);
   }
 
+  /// The integer constants launch \p E passes \p K, merged into what the
+  /// other launches passed: a parameter keeps a value only while every
+  /// launch agrees on it.
+  void noteArguments(const FunctionDecl *K, const CallExpr *E) {
+    std::vector<std::optional<int64_t>> Now;
+    for (unsigned I = 0; I < K->getNumParams(); ++I) {
+      std::optional<int64_t> V;
+      if (I < E->getNumArgs() &&
+          K->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
+        V = constInt(E->getArg(I), Ctx);
+      Now.push_back(V);
+    }
+    auto [It, New] = Arguments.try_emplace(K->getCanonicalDecl(), Now);
+    if (New)
+      return;
+    for (unsigned I = 0; I < Now.size() && I < It->second.size(); ++I)
+      if (It->second[I] != Now[I])
+        It->second[I] = std::nullopt;
+  }
+
+  /// \p K is launched where its arguments are not seen.
+  void argumentsUnseen(const FunctionDecl *K) {
+    if (K)
+      ArgumentsUnseen.insert(K->getCanonicalDecl());
+  }
+
+  llvm::DenseMap<const FunctionDecl *, std::vector<std::optional<int64_t>>>
+      Arguments;
+  llvm::DenseSet<const FunctionDecl *> ArgumentsUnseen;
+
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+    if (const FunctionDecl *K = E->getDirectCallee())
+      noteArguments(K, E);
     const CallExpr *Config = E->getConfig();
     if (!Config || Config->getNumArgs() < configOffset(Config) + 2)
       return true;
@@ -383,8 +415,10 @@ public:
     for (const PointerLaunch &L : PointerLaunches) {
       if (resolveHelperLaunch(L))
         continue;
-      for (const FunctionDecl *K : Pointers.targets(L.Ptr))
+      for (const FunctionDecl *K : Pointers.targets(L.Ptr)) {
         addLaunch(K, L.BlockArg, L.Loc);
+        argumentsUnseen(K);
+      }
     }
   }
 
@@ -415,9 +449,13 @@ public:
     if (!Helper || Helper->hasAttr<CUDAGlobalAttr>())
       return false;
     const ParmVarDecl *BlockParm = parameterOf(L.BlockArg, Helper);
+    unsigned KI = KernelParm->getFunctionScopeIndex();
+    for (const CallExpr *C : Pointers.callsOf(Helper))
+      if (KI < C->getNumArgs())
+        for (const FunctionDecl *K : Pointers.kernelsOf(C->getArg(KI)))
+          argumentsUnseen(K);
     if (!BlockParm)
       return true;
-    unsigned KI = KernelParm->getFunctionScopeIndex();
     unsigned BI = BlockParm->getFunctionScopeIndex();
     for (const CallExpr *C : Pointers.callsOf(Helper))
       if (KI < C->getNumArgs() && BI < C->getNumArgs())
@@ -434,8 +472,10 @@ public:
     StringRef N = FD->getName();
     if (N != "cudaLaunchKernel" && N != "cudaLaunchCooperativeKernel")
       return true;
-    for (const FunctionDecl *K : kernelsNamed(E->getArg(0)))
+    for (const FunctionDecl *K : kernelsNamed(E->getArg(0))) {
       addLaunch(K, E->getArg(2), E->getBeginLoc());
+      argumentsUnseen(K);
+    }
     return true;
   }
 
@@ -453,7 +493,23 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts,
   Kernels = std::move(C.Kernels);
   Launches = std::move(C.Launches);
   PartialLaunches = std::move(C.PartialLaunches);
+  Arguments = std::move(C.Arguments);
+  ArgumentsUnseen = std::move(C.ArgumentsUnseen);
   Uninstantiated = std::move(C.Uninstantiated);
+}
+
+std::vector<ArgumentConstant>
+LaunchGeometry::constantArguments(const FunctionDecl *Kernel) const {
+  const FunctionDecl *Canon = Kernel->getCanonicalDecl();
+  auto It = Arguments.find(Canon);
+  if (It == Arguments.end() || ArgumentsUnseen.count(Canon))
+    return {};
+  std::vector<ArgumentConstant> Out;
+  for (unsigned I = 0; I < It->second.size() && I < Kernel->getNumParams();
+       ++I)
+    if (It->second[I])
+      Out.push_back({Kernel->getParamDecl(I), *It->second[I]});
+  return Out;
 }
 
 ShapeComment parseShapeComment(llvm::StringRef Line) {

@@ -19,9 +19,11 @@
 #define SHMEM_LINT_ANALYSIS_LAUNCHGEOMETRY_H
 
 #include "AnalysisOptions.h"
+#include "KernelTrace.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <string>
 #include <optional>
@@ -94,6 +96,14 @@ public:
   /// The shapes to analyse \p Kernel with (never empty).
   std::vector<BlockShape> shapesFor(const clang::FunctionDecl *Kernel) const;
 
+  /// \p Kernel's integer parameters that every launch in the translation
+  /// unit passes one constant for (`attention<<<g, b>>>(out, in, 32)`):
+  /// the walk takes them as that value. None when some launch's arguments
+  /// are not seen (through a pointer, a helper or cudaLaunchKernel) or the
+  /// kernel is launched nowhere here.
+  std::vector<ArgumentConstant>
+  constantArguments(const clang::FunctionDecl *Kernel) const;
+
   /// Every __global__ function with a body, template instantiations
   /// included and patterns excluded, in source order; none declared in a
   /// system header (those are not analysed, and not even collected).
@@ -124,6 +134,13 @@ private:
   /// shapesFor().
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<PartialLaunch>>
       PartialLaunches;
+  /// Per kernel, by parameter: the constant every `<<<>>>` launch passes,
+  /// none where one passes another value or something not constant.
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<std::optional<int64_t>>>
+      Arguments;
+  /// Kernels launched where their arguments are not seen.
+  llvm::DenseSet<const clang::FunctionDecl *> ArgumentsUnseen;
 
   std::optional<Dim3>
   annotation(const clang::FunctionDecl *Kernel,

@@ -120,7 +120,7 @@ PinnedTrace *RaceFinder::pinned(const Assignment &Asg) {
   for (const auto &KV : Asg)
     Pins.Loops[KV.first] = KV.second;
   auto P = std::make_unique<PinnedTrace>();
-  P->T = traceKernel(Ctx, T.Kernel, T.Geometry, Opts, nullptr, &Pins);
+  P->T = retraceKernel(Ctx, T, Opts, nullptr, &Pins);
   for (unsigned I = 0; I < P->T.Accesses.size(); ++I)
     P->Index.try_emplace(keyOf(P->T.Accesses[I]), I);
   return (Pinned[Asg] = std::move(P)).get();

@@ -568,8 +568,8 @@ private:
       auto Walk = [&](int64_t Value) {
         IterationPins Pins;
         Pins.Unknowns[SI.key()] = Value;
-        KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts,
-                                    nullptr, &Pins);
+        KernelTrace T = retraceKernel(K.Ctx, K.Trace, K.Opts, nullptr,
+                                      &Pins);
         std::map<const Expr *, WarpVerdict> W;
         WarpMemo Memo;
         for (const SharedAccess &A : T.Accesses) {

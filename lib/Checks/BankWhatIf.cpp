@@ -171,7 +171,7 @@ const KernelTrace &BankWhatIf::paddedTrace(const VarDecl *V, int64_t Pad) {
     if (!Slot || std::getenv("SHMEM_LINT_VERIFY_WHATIF")) {
       PaddingOverride O{V, Pad};
       auto Walked = std::make_unique<KernelTrace>(
-          traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O));
+          retraceKernel(K.Ctx, K.Trace, K.Opts, &O));
       if (Slot)
         verifyPatchedTrace(*Slot, *Walked);
       Slot = std::move(Walked);
@@ -190,7 +190,7 @@ const KernelTrace &BankWhatIf::flatPaddedTrace(const VarDecl *V,
     O.StrideContexts = S.Contexts;
     O.Stride = S.Value;
     Slot = std::make_unique<KernelTrace>(
-        traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts, &O));
+        retraceKernel(K.Ctx, K.Trace, K.Opts, &O));
   }
   return *Slot;
 }

@@ -126,6 +126,16 @@ FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail) {
 
 /// \p Given with the walk asked for the facts the enabled checks read
 /// (AnalysisOptions::Facts): the walker records only those.
+/// What the geometry note adds for the parameters walked as constants:
+/// "; 'Bc' = 32 at every launch".
+static std::string argumentsNote(const std::vector<ArgumentConstant> &Args) {
+  std::string Out;
+  for (const ArgumentConstant &A : Args)
+    Out += (Out.empty() ? "; '" : ", '") + A.Param->getNameAsString() +
+           "' = " + std::to_string(A.Value);
+  return Out.empty() ? Out : Out + " at every launch";
+}
+
 static AnalysisOptions withTraceFacts(const AnalysisOptions &Given) {
   AnalysisOptions O = Given;
   bool Layout = O.enabled(CheckKind::LayoutMismatch);
@@ -175,13 +185,15 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
     // Every check needs a shared access or a barrier to say anything; a
     // kernel that reaches neither is not walked.
     bool Walk = Reach.reachesSharedOrBarrier(K);
+    std::vector<ArgumentConstant> Args =
+        Walk ? Geometry.constantArguments(K) : std::vector<ArgumentConstant>();
     for (const BlockShape &Shape : Geometry.shapesFor(K)) {
       ++Stats.Shapes;
       if (!Walk)
         continue;
       ThreadGeometry G(Shape.Block, Opts.WarpSize);
-      KernelTrace Trace = traceKernel(Ctx, K, G, Opts);
-      Trace.GeometrySource = Shape.Source;
+      KernelTrace Trace = traceKernel(Ctx, K, G, Opts, nullptr, nullptr, Args);
+      Trace.GeometrySource = Shape.Source + argumentsNote(Args);
       Trace.GeometryAssumed = Shape.Assumed;
       Trace.DynamicSharedBytes = Shape.DynamicSharedBytes;
       Stats.SharedAccesses += Trace.Accesses.size();

@@ -150,8 +150,8 @@ public:
           Pins.Unknowns[SymbolKey{Q, nullptr, 0}] = Q == P ? V : LargeValue;
         for (const auto &Key : BlockKeys)
           Pins.Unknowns[Key] = 0;
-        KernelTrace T = traceKernel(K.Ctx, K.Kernel, K.Trace.Geometry, K.Opts,
-                                    nullptr, &Pins);
+        KernelTrace T = retraceKernel(K.Ctx, K.Trace, K.Opts, nullptr,
+                                      &Pins);
         std::string When = " when " + P->getNameAsString() + " = " +
                            std::to_string(V) +
                            (BlockKeys.empty() ? "" : " in block 0");

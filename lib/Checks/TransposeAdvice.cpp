@@ -338,7 +338,7 @@ std::string transposeAdvice(const KernelContext &K, unsigned GIndex,
   if (Row && !Row->getElementType()->isArrayType()) {
     for (int64_t Pad : {1, 2, 4, 8}) {
       PaddingOverride O{Var, Pad};
-      KernelTrace P = traceKernel(K.Ctx, K.Kernel, T.Geometry, K.Opts, &O);
+      KernelTrace P = retraceKernel(K.Ctx, T, K.Opts, &O);
       // Only the tile side moves: the global side is R's.
       Reassignment RP(T, Grp, /*ByGlobal=*/true, Large, &P);
       if (!RP.valid())

@@ -265,6 +265,9 @@ Value KernelWalker::evalDeclRef(const DeclRefExpr *DRE) {
       return Value::pointer(globalBase(P));
     if (P->getType()->isReferenceType())
       return Value::pointer(PointerValue());
+    for (const ArgumentConstant &A : T.Arguments)
+      if (A.Param == P)
+        return evalInt(constant(A.Value));
     return evalInt(symbolValue(
         T.Symbols.get(P, 0, SymbolInfo::Parameter, P->getName().str())));
   }

@@ -37,13 +37,23 @@ std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
 
 KernelTrace traceKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
-                        const PaddingOverride *Pad, const IterationPins *Pins) {
+                        const PaddingOverride *Pad, const IterationPins *Pins,
+                        const std::vector<ArgumentConstant> &Args) {
   KernelTrace T;
   T.Kernel = Kernel;
+  T.Arguments = Args;
   T.Geometry = G;
   walker::KernelWalker W(Ctx, G, Opts, T, Pad, Pins);
   W.walkKernel(Kernel);
   return T;
+}
+
+KernelTrace retraceKernel(ASTContext &Ctx, const KernelTrace &Base,
+                          const AnalysisOptions &Opts,
+                          const PaddingOverride *Pad,
+                          const IterationPins *Pins) {
+  return traceKernel(Ctx, Base.Kernel, Base.Geometry, Opts, Pad, Pins,
+                     Base.Arguments);
 }
 
 } // namespace shmem

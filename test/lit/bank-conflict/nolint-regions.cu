@@ -29,4 +29,4 @@ __global__ void regions(float *out, int c) {
   // NOLINTEND
 }
 
-int main() { regions<<<1, dim3(32, 8)>>>(nullptr, 0); }
+int main(int argc, char **) { regions<<<1, dim3(32, 8)>>>(nullptr, argc); }

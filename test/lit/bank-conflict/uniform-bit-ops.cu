@@ -51,11 +51,11 @@ __global__ void divided(float *out, int c) {
   out[0] = s[((c ^ threadIdx.x) / 3) * 32];
 }
 
-int main() {
-  swizzleParam<<<1, 32>>>(nullptr, 0);
-  swizzleLoop<<<1, 32>>>(nullptr, nullptr, 0);
-  alwaysConflicted<<<1, 32>>>(nullptr, 0);
-  maskedByParam<<<1, 32>>>(nullptr, 0);
-  swizzleShort<<<1, 32>>>(nullptr, 0);
-  divided<<<1, 32>>>(nullptr, 0);
+int main(int argc, char **) { // run-time arguments: parameters stay unknown
+  swizzleParam<<<1, 32>>>(nullptr, argc);
+  swizzleLoop<<<1, 32>>>(nullptr, nullptr, argc);
+  alwaysConflicted<<<1, 32>>>(nullptr, argc);
+  maskedByParam<<<1, 32>>>(nullptr, argc);
+  swizzleShort<<<1, 32>>>(nullptr, argc);
+  divided<<<1, 32>>>(nullptr, argc);
 }

@@ -156,19 +156,19 @@ __global__ void collectiveCondition(const float *in) {
     __syncthreads();
 }
 
-int main() {
+int main(int argc, char **) { // run-time arguments: parameters stay unknown
   halfBlock<<<1, 256>>>(nullptr, nullptr);
   elseBranch<<<1, 256>>>(nullptr);
   dataDependent<<<1, 256>>>(nullptr, nullptr);
   firstWarp<<<1, 256>>>(nullptr);
-  shortCircuit<<<1, 256>>>(nullptr, 8);
+  shortCircuit<<<1, 256>>>(nullptr, argc);
   switchOnThread<<<1, 256>>>(nullptr);
   atomicTicket<<<1, 256>>>(nullptr);
-  assignedUnderBranch<<<1, 256>>>(nullptr, 0);
-  guardClosedBeforeBarrier<<<4, 256>>>(nullptr, nullptr, 1000);
+  assignedUnderBranch<<<1, 256>>>(nullptr, argc);
+  guardClosedBeforeBarrier<<<4, 256>>>(nullptr, nullptr, argc);
   reduction<<<4, 256>>>(nullptr, nullptr);
   blockCondition<<<4, 256>>>(nullptr);
-  parameterCondition<<<4, 256>>>(nullptr, 3, nullptr);
+  parameterCondition<<<4, 256>>>(nullptr, argc, nullptr);
   templateCondition<3><<<1, 256>>>(nullptr);
   wholeBlock<<<1, 256>>>(nullptr);
   collectiveCondition<<<1, 256>>>(nullptr);

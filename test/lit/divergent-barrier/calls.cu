@@ -94,9 +94,9 @@ __global__ void uniformValuesFromHelpers(float *out) {
     __syncthreads();
 }
 
-int main() {
+int main(int argc, char **) { // run-time arguments: parameters stay unknown
   callUnderBranch<<<1, 128>>>(nullptr, nullptr);
-  nestedCallAfterReturn<<<1, 128>>>(nullptr, nullptr, 100);
+  nestedCallAfterReturn<<<1, 128>>>(nullptr, nullptr, argc);
   helperDecides<<<1, 128>>>(nullptr);
   valuesFromHelpers<<<1, 128>>>(nullptr);
   callFromEveryThread<<<1, 128>>>(nullptr, nullptr);

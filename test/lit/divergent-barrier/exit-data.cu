@@ -174,14 +174,14 @@ __global__ void tileSumSurvivors(const float *pos, float *out, int n,
   out[threadIdx.x] = acc;
 }
 
-int main() {
-  reduceAfterExit<<<4, 256>>>(nullptr, nullptr, 1000);
-  reduceGuardedLoad<<<4, 256>>>(nullptr, nullptr, 1000);
-  rotateSurvivors<<<1, 256>>>(nullptr, nullptr, 100);
+int main(int argc, char **) { // run-time arguments: parameters stay unknown
+  reduceAfterExit<<<4, 256>>>(nullptr, nullptr, argc);
+  reduceGuardedLoad<<<4, 256>>>(nullptr, nullptr, argc);
+  rotateSurvivors<<<1, 256>>>(nullptr, nullptr, argc);
   neighbourAfterConstantExit<<<1, 256>>>(nullptr, nullptr);
   filledBeforeExit<<<1, 256>>>(nullptr, nullptr);
-  skipWithoutExit<<<1, 256>>>(nullptr, nullptr, 100);
+  skipWithoutExit<<<1, 256>>>(nullptr, nullptr, argc);
   exitOnData<<<1, 256>>>(nullptr, nullptr);
-  tileSumAfterExit<<<4, 256>>>(nullptr, nullptr, 1000, 4);
-  tileSumSurvivors<<<1, 256>>>(nullptr, nullptr, 100, 4);
+  tileSumAfterExit<<<4, 256>>>(nullptr, nullptr, argc, argc);
+  tileSumSurvivors<<<1, 256>>>(nullptr, nullptr, argc, argc);
 }

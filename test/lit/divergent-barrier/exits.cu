@@ -209,20 +209,20 @@ __global__ void exitThenBranch(float *out, int n) {
   // CHECK-STRICT: :[[@LINE-5]]:7: note: this condition depends on threadIdx.x; hoist the barrier out of the branch so that every thread of the block reaches it
 }
 
-int main() {
-  earlyReturn<<<1, 128>>>(nullptr, nullptr, 100);
+int main(int argc, char **) { // run-time arguments: parameters stay unknown
+  earlyReturn<<<1, 128>>>(nullptr, nullptr, argc);
   earlyReturnConstant<<<1, 128>>>(nullptr, nullptr);
-  skipWithContinue<<<1, 128>>>(nullptr, 4);
-  leaveWithBreak<<<1, 128>>>(nullptr, nullptr, 4);
+  skipWithContinue<<<1, 128>>>(nullptr, argc);
+  leaveWithBreak<<<1, 128>>>(nullptr, nullptr, argc);
   jumpWithGoto<<<1, 128>>>(nullptr);
-  blockReturn<<<8, 128>>>(nullptr, 4);
-  returnAfterLastBarrier<<<1, 128>>>(nullptr, nullptr, 100);
-  guardInsteadOfReturn<<<1, 128>>>(nullptr, nullptr, 100);
-  uniformContinue<<<1, 128>>>(nullptr, 4);
+  blockReturn<<<8, 128>>>(nullptr, argc);
+  returnAfterLastBarrier<<<1, 128>>>(nullptr, nullptr, argc);
+  guardInsteadOfReturn<<<1, 128>>>(nullptr, nullptr, argc);
+  uniformContinue<<<1, 128>>>(nullptr, argc);
   breakBeforeBarrier<<<1, 128>>>(nullptr, nullptr);
-  returnInLoop<<<1, 128>>>(nullptr, 4);
-  callAfterExit<<<1, 128>>>(nullptr, 100);
-  asmAfterExit<<<1, 128>>>(nullptr, 100);
-  helperReturn<<<1, 128>>>(nullptr, 100);
-  exitThenBranch<<<1, 128>>>(nullptr, 100);
+  returnInLoop<<<1, 128>>>(nullptr, argc);
+  callAfterExit<<<1, 128>>>(nullptr, argc);
+  asmAfterExit<<<1, 128>>>(nullptr, argc);
+  helperReturn<<<1, 128>>>(nullptr, argc);
+  exitThenBranch<<<1, 128>>>(nullptr, argc);
 }

@@ -87,12 +87,12 @@ __global__ void noTile(float *out, const float *in) {
   out[2 * threadIdx.x] = in[4 * threadIdx.x];
 }
 
-int main() {
+int main(int argc, char **) { // run-time arguments: parameters stay unknown
   strided<<<1, 256>>>(nullptr, nullptr);
-  paddedTile<<<dim3(8, 8), dim3(32, 8)>>>(nullptr, nullptr, 256);
-  columnRead<<<dim3(8, 8), dim3(32, 8)>>>(nullptr, nullptr, 256);
-  columnWrite<<<1, dim3(32, 32)>>>(nullptr, nullptr, 32);
-  uniformOffsets<<<1, 256>>>(nullptr, nullptr, 0, 0);
+  paddedTile<<<dim3(8, 8), dim3(32, 8)>>>(nullptr, nullptr, argc);
+  columnRead<<<dim3(8, 8), dim3(32, 8)>>>(nullptr, nullptr, argc);
+  columnWrite<<<1, dim3(32, 32)>>>(nullptr, nullptr, argc);
+  uniformOffsets<<<1, 256>>>(nullptr, nullptr, argc, argc);
   noTile<<<1, 256>>>(nullptr, nullptr);
   alternating<<<1, 256>>>(nullptr);
 }
