@@ -327,13 +327,18 @@ class Kernel:
                     + ("no race (a barrier ends each iteration)." if trailing else
                        "a write-after-read race between iterations wherever a thread reads another's element."))
 
-    def family_race_warp(self):
-        # A warp exchange in a 1-D array: each lane stores its own element of
-        # its warp's 32, then reads a neighbour's.
+    def one_per_thread(self):
+        """A 1-D array of one element per thread (no draw: the seeds' kernels
+        stay as measured)."""
         self.cols, self.pad, self.items = None, 0, 1
         self.elems = self.threads
         if TYPES[self.ty][0] * self.elems > SMEM_LIMIT:
             self.ty = "float"
+
+    def family_race_warp(self):
+        # A warp exchange in a 1-D array: each lane stores its own element of
+        # its warp's 32, then reads a neighbour's.
+        self.one_per_thread()
         self.declare()
         a = self.rng.choice([1, 1, 3, 5, 7, 31])
         self.emit(f"s[warp * 32 + ({a} * lane) % 32] = {TYPES[self.ty][2].format(x='(in[t] + 1.0f)')};")
@@ -379,10 +384,7 @@ class Kernel:
                                                 " (whole warps skip it).")))
 
     def family_barrier_warp(self):
-        self.cols, self.pad, self.items = None, 0, 1
-        self.elems = self.threads
-        if TYPES[self.ty][0] * self.elems > SMEM_LIMIT:
-            self.ty = "float"
+        self.one_per_thread()
         self.declare()
         self.emit(f"s[t] = {TYPES[self.ty][2].format(x='(in[t] + 1.0f)')};")
         mask, cond = self.rng.choice([
