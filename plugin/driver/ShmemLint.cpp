@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsmEscapeRewrite.h"
 #include "Baseline.h"
 #include "DriverOptions.h"
 #include "FindingEvidence.h"
@@ -18,7 +19,6 @@
 #include "NvccListing.h"
 #include "OutputFormats.h"
 #include "ReportedFinding.h"
-#include "AsmEscapeRewrite.h"
 #include "SharedObjectRewrite.h"
 
 #include "Analysis/NoLint.h"
