@@ -65,10 +65,11 @@ bool shiftAligns(const LaneValue &Off, int64_t P) {
       [&](int64_t X) { return ((X - First) % P + P) % P == 0; });
 }
 
-/// Whether \p B can continue a run that \p A ends: see the header.
+/// Whether \p B can continue a run that \p A ends: see the header. With
+/// \p Hidden, a step nvcc cannot see sets it and ends the run.
 bool continues(const SharedAccess &A, const SharedAccess &B,
                const KernelTrace &T, const BarrierPositions &Barriers,
-               IndexSteps &Steps) {
+               IndexSteps &Steps, bool *Hidden = nullptr) {
   if (B.Kind != A.Kind || B.Width != A.Width ||
       B.Address.Base != A.Address.Base ||
       B.Address.DynamicShared != A.Address.DynamicShared ||
@@ -81,7 +82,13 @@ bool continues(const SharedAccess &A, const SharedAccess &B,
     return false;
   LaneValue Step = B.Address.Offset - A.Address.Offset;
   std::optional<int64_t> C = Step.asConstant();
-  return C && *C == int64_t(A.Width) && Steps.stepVisible(A, B);
+  if (!C || *C != int64_t(A.Width))
+    return false;
+  if (Steps.stepVisible(A, B))
+    return true;
+  if (Hidden)
+    *Hidden = true;
+  return false;
 }
 
 /// Whether nvcc merges accesses of \p A's kind and element width into
@@ -111,11 +118,57 @@ bool mergeable(const SharedAccess &A, unsigned Piece,
          (A.Kind == AccessKind::Store && Piece <= 8);
 }
 
+/// From \p Begin, the run of accesses that would follow each other but for
+/// steps nvcc cannot see: when its start is aligned to a piece nvcc would
+/// merge, each of its accesses gets the advice.
+void noteHiddenRun(const std::vector<SharedAccess> &As, unsigned Begin,
+                   const KernelTrace &T, const BarrierPositions &Barriers,
+                   IndexSteps &Steps, const clang::ASTContext &Ctx,
+                   std::vector<CompiledAccess> &Out) {
+  if (Out[Begin].HiddenPiece) // Inside a run already noted.
+    return;
+  unsigned End = Begin + 1;
+  std::string By;
+  for (bool Hidden = false;
+       End < As.size() &&
+       (continues(As[End - 1], As[End], T, Barriers, Steps, &Hidden) ||
+        Hidden);
+       ++End, Hidden = false)
+    if (Hidden && By.empty())
+      By = Steps.hiddenBy();
+  if (End - Begin < 2)
+    return;
+  const SharedAccess &A = As[Begin];
+  for (unsigned Piece : {16u, 8u, 4u}) {
+    unsigned N = Piece / A.Width;
+    if (N < 2 || N > End - Begin || !mergeable(A, Piece, Ctx) ||
+        !alignedTo(A.Address.Offset, Piece))
+      continue;
+    for (unsigned J = Begin; J < End; ++J) {
+      Out[J].HiddenRunLength = End - Begin;
+      Out[J].HiddenPiece = Piece;
+      Out[J].HiddenBy = By;
+    }
+    return;
+  }
+}
+
 } // namespace
 
 std::string describe(const CompiledAccess &C, bool Load,
                      const std::string &Array) {
   const char *Kind = Load ? "load" : "store";
+  if (C.HiddenPiece)
+    return "nvcc keeps this thread's " + std::to_string(C.HiddenRunLength) +
+           " adjacent " + Kind + "s of '" + Array + "' apart because " +
+           (C.HiddenBy.empty() ? std::string("the index")
+                               : "the '" + C.HiddenBy + "' in the index") +
+           " hides that they are adjacent: an index whose loop variable " +
+           "is only added and multiplied would make them " +
+           (C.HiddenRunLength == C.HiddenPiece / C.Width
+                ? std::string("one ") + std::to_string(C.HiddenPiece * 8) +
+                      "-bit " + Kind
+                : std::to_string(C.HiddenPiece * 8) + "-bit " + Kind + "s");
   if (C.AlignedPiece)
     return "nvcc keeps this thread's " + std::to_string(C.RunLength) +
            " adjacent " + Kind + "s of '" + Array + "' apart because the "
@@ -136,7 +189,7 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
   const std::vector<SharedAccess> &As = T.Accesses;
   std::vector<CompiledAccess> Out(As.size());
   for (unsigned I = 0; I < As.size(); ++I)
-    Out[I] = {I, As[I].Width, 1};
+    Out[I].Leader = I, Out[I].Width = As[I].Width, Out[I].Count = 1;
   BarrierPositions Barriers(T, /*Counted=*/true);
   IndexSteps Steps(Ctx);
 
@@ -144,6 +197,10 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
     unsigned End = Begin + 1;
     while (End < As.size() && continues(As[End - 1], As[End], T, Barriers, Steps))
       ++End;
+    // A run nvcc would merge but for an index that hides the step: the
+    // advice says what would (the accesses stay as they are).
+    if (End == Begin + 1)
+      noteHiddenRun(As, Begin, T, Barriers, Steps, Ctx, Out);
     // Split [Begin, End) into the widest aligned pieces, from its start.
     for (unsigned I = Begin; I < End;) {
       const SharedAccess &A = As[I];
@@ -154,7 +211,7 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
             !alignedTo(A.Address.Offset, Piece))
           continue;
         for (unsigned J = I; J < I + N; ++J)
-          Out[J] = {I, Piece, N};
+          Out[J].Leader = I, Out[J].Width = Piece, Out[J].Count = N;
         Taken = N;
         break;
       }

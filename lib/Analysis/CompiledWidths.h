@@ -59,6 +59,12 @@ struct CompiledAccess {
   /// otherwise.
   unsigned RunLength = 0;
   unsigned AlignedPiece = 0;
+  /// For an access in a run that nvcc would merge but cannot see is one:
+  /// the run's length, the widest piece it would give, and the operator
+  /// of the index that hides the step ("%"; "" for another expression).
+  unsigned HiddenRunLength = 0;
+  unsigned HiddenPiece = 0;
+  std::string HiddenBy;
 };
 
 /// What nvcc makes of \p C, a \p Load or store of \p Array, for a message:

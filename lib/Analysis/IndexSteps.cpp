@@ -42,8 +42,9 @@ public:
       : Ctx(Ctx), Steps(Steps), Varying(Varying), Flatten(Flatten) {}
 
   /// False when an opaque operation mixes the varying variables with
-  /// anything else.
+  /// anything else; the first such operation's operator, if a binary one.
   bool Visible = true;
+  std::string HiddenBy;
   /// Profiles of the opaque parts that do not vary: for two accesses at
   /// different expressions, which must agree on them.
   std::vector<unsigned> Opaque;
@@ -179,6 +180,9 @@ private:
     // what differs with anything else.
     Deps D = dependsOn(E, Depth);
     if (D.Varying && D.Other) {
+      if (Visible)
+        if (const auto *BO = dyn_cast<BinaryOperator>(E))
+          HiddenBy = BO->getOpcodeStr().str();
       Visible = false;
     } else if (!D.Varying && D.Other) {
       llvm::FoldingSetNodeID ID;
@@ -251,14 +255,18 @@ bool IndexSteps::stepVisible(const SharedAccess &A, const SharedAccess &B) {
   // ptxas merges narrow elements' stores from the final arithmetic, which
   // has the row split folded away; NVVM does not fold it for wider ones.
   bool Flatten = A.Width < 4;
+  HiddenBy.clear();
   AddressReader RA(Ctx, *this, Varying, Flatten);
   RA.address(A.E);
-  if (!RA.Visible)
+  if (!RA.Visible) {
+    HiddenBy = RA.HiddenBy;
     return false;
+  }
   if (A.E == B.E)
     return true;
   AddressReader RB(Ctx, *this, Varying, Flatten);
   RB.address(B.E);
+  HiddenBy = RB.HiddenBy;
   std::sort(RA.Opaque.begin(), RA.Opaque.end());
   std::sort(RB.Opaque.begin(), RB.Opaque.end());
   return RB.Visible && RA.Opaque == RB.Opaque;

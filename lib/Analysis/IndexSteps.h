@@ -35,6 +35,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 
 namespace shmem {
 
@@ -46,6 +47,11 @@ public:
   /// the file comment); both accesses of one array, \p B after \p A.
   bool stepVisible(const SharedAccess &A, const SharedAccess &B);
 
+  /// After stepVisible said no: the operator that hid the step (`%`, `/`,
+  /// `^`, ...), or "" when it was another expression (a call, a load) or
+  /// straight-line accesses whose opaque parts differ.
+  const std::string &hiddenBy() const { return HiddenBy; }
+
   /// The variables a function assigns after their declaration (cached).
   const std::set<const clang::VarDecl *> &
   assigned(const clang::FunctionDecl *F);
@@ -54,6 +60,7 @@ private:
   const clang::ASTContext &Ctx;
   std::map<const clang::FunctionDecl *, std::set<const clang::VarDecl *>>
       Assigned;
+  std::string HiddenBy;
 };
 
 } // namespace shmem

@@ -198,14 +198,15 @@ __global__ void window(float *out) {
 // values (IndexSteps.h; bench/gpu/random: of 118 unrolled runs whose loop
 // variable passes through `%` or `/`, nvcc merged 20, none of this kind).
 // `(t * 4 + i + 32) % 512` never wraps inside a thread's four elements,
-// but the remainder hides the step: four STS, 4-way each.
+// but the remainder hides the step: four STS, 4-way each; the message says
+// what nvcc would merge.
 __global__ void __launch_bounds__(128) remainderHidesStep(const float *in) {
   __shared__ float s[512];
   int t = threadIdx.x;
 #pragma unroll
   for (int i = 0; i < 4; ++i)
     s[(t * 4 + i + 32) % 512] = in[t] + i;
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 4-way bank conflict: lanes 0, 8, 16, 24 write 4 distinct words of 's' in bank 0 (4 wavefronts instead of 1); {{.*}} [shmem-bank-conflict]
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 4-way bank conflict: lanes 0, 8, 16, 24 write 4 distinct words of 's' in bank 0 (4 wavefronts instead of 1); nvcc keeps this thread's 4 adjacent stores of 's' apart because the '%' in the index hides that they are adjacent: an index whose loop variable is only added and multiplied would make them one 128-bit store; {{.*}} [shmem-bank-conflict]
 }
 
 // The same run with the step in plain sight: one STS.128, conflict-free.
@@ -230,6 +231,6 @@ __global__ void rowSplit(const float *in) {
     const int e = t * 2 + i;
     const int er = e / 8, ec = e % 8;
     s[er][ec] = in[t] + i;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); {{.*}} [shmem-bank-conflict]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); nvcc keeps this thread's 2 adjacent stores of 's' apart because the '/' in the index hides that they are adjacent: {{.*}}one 64-bit store; {{.*}} [shmem-bank-conflict]
   }
 }
