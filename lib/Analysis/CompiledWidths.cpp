@@ -118,6 +118,22 @@ bool mergeable(const SharedAccess &A, unsigned Piece,
          (A.Kind == AccessKind::Store && Piece <= 8);
 }
 
+/// The widest piece (16, 8 or 4 bytes) nvcc would merge a run of \p Len
+/// accesses starting with \p A into, of those whose start \p Fits says
+/// suits the piece (alignedTo: merged; shiftAligns: after a shift); 0 for
+/// none.
+template <typename FitsFn>
+unsigned widestPiece(const SharedAccess &A, unsigned Len,
+                     const clang::ASTContext &Ctx, FitsFn Fits) {
+  for (unsigned Piece : {16u, 8u, 4u}) {
+    unsigned N = Piece / A.Width;
+    if (N >= 2 && N <= Len && mergeable(A, Piece, Ctx) &&
+        Fits(A.Address.Offset, Piece))
+      return Piece;
+  }
+  return 0;
+}
+
 /// From \p Begin, the run of accesses that would follow each other but for
 /// steps nvcc cannot see: when its start is aligned to a piece nvcc would
 /// merge, each of its accesses gets the advice.
@@ -136,20 +152,13 @@ void noteHiddenRun(const std::vector<SharedAccess> &As, unsigned Begin,
        ++End, Hidden = false)
     if (Hidden && By.empty())
       By = Steps.hiddenBy();
-  if (End - Begin < 2)
+  unsigned Piece = widestPiece(As[Begin], End - Begin, Ctx, alignedTo);
+  if (End - Begin < 2 || !Piece)
     return;
-  const SharedAccess &A = As[Begin];
-  for (unsigned Piece : {16u, 8u, 4u}) {
-    unsigned N = Piece / A.Width;
-    if (N < 2 || N > End - Begin || !mergeable(A, Piece, Ctx) ||
-        !alignedTo(A.Address.Offset, Piece))
-      continue;
-    for (unsigned J = Begin; J < End; ++J) {
-      Out[J].HiddenRunLength = End - Begin;
-      Out[J].HiddenPiece = Piece;
-      Out[J].HiddenBy = By;
-    }
-    return;
+  for (unsigned J = Begin; J < End; ++J) {
+    Out[J].HiddenRunLength = End - Begin;
+    Out[J].HiddenPiece = Piece;
+    Out[J].HiddenBy = By;
   }
 }
 
@@ -195,46 +204,33 @@ std::vector<CompiledAccess> compiledWidths(const KernelTrace &T,
 
   for (unsigned Begin = 0; Begin < As.size();) {
     unsigned End = Begin + 1;
-    while (End < As.size() && continues(As[End - 1], As[End], T, Barriers, Steps))
+    bool Hidden = false;
+    while (End < As.size() &&
+           continues(As[End - 1], As[End], T, Barriers, Steps, &Hidden))
       ++End;
     // A run nvcc would merge but for an index that hides the step: the
     // advice says what would (the accesses stay as they are).
-    if (End == Begin + 1)
+    if (End == Begin + 1 && Hidden)
       noteHiddenRun(As, Begin, T, Barriers, Steps, Ctx, Out);
     // Split [Begin, End) into the widest aligned pieces, from its start.
     for (unsigned I = Begin; I < End;) {
-      const SharedAccess &A = As[I];
-      unsigned Taken = 1;
-      for (unsigned Piece : {16u, 8u, 4u}) {
-        unsigned N = Piece / A.Width;
-        if (N < 2 || I + N > End || !mergeable(A, Piece, Ctx) ||
-            !alignedTo(A.Address.Offset, Piece))
-          continue;
-        for (unsigned J = I; J < I + N; ++J)
-          Out[J].Leader = I, Out[J].Width = Piece, Out[J].Count = N;
-        Taken = N;
-        break;
-      }
-      I += Taken;
+      unsigned Piece = widestPiece(As[I], End - I, Ctx, alignedTo);
+      unsigned N = Piece ? Piece / As[I].Width : 1;
+      for (unsigned J = I; Piece && J < I + N; ++J)
+        Out[J].Leader = I, Out[J].Width = Piece, Out[J].Count = N;
+      I += N;
     }
     // A run nothing of which merged: what an aligned start would give.
     bool AnyMerged = false;
     for (unsigned J = Begin; J < End; ++J)
       AnyMerged = AnyMerged || Out[J].merged();
-    if (!AnyMerged && End - Begin >= 2) {
-      const SharedAccess &A = As[Begin];
-      for (unsigned Piece : {16u, 8u, 4u}) {
-        unsigned N = Piece / A.Width;
-        if (N < 2 || N > End - Begin || !mergeable(A, Piece, Ctx) ||
-            !shiftAligns(A.Address.Offset, Piece))
-          continue;
+    if (!AnyMerged && End - Begin >= 2)
+      if (unsigned Piece =
+              widestPiece(As[Begin], End - Begin, Ctx, shiftAligns))
         for (unsigned J = Begin; J < End; ++J) {
           Out[J].RunLength = End - Begin;
           Out[J].AlignedPiece = Piece;
         }
-        break;
-      }
-    }
     Begin = End;
   }
   return Out;

@@ -67,7 +67,7 @@ private:
         V->getType()->isReferenceType())
       return nullptr;
     const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-    if (!F || Steps.assigned(F).count(V))
+    if (!F || Steps.modifiedIn(F->getBody()).count(V))
       return nullptr;
     return V->getInit();
   }
@@ -228,15 +228,14 @@ private:
 
 } // namespace
 
-const std::set<const VarDecl *> &
-IndexSteps::assigned(const FunctionDecl *F) {
-  auto It = Assigned.find(F);
-  if (It != Assigned.end())
+const std::set<const VarDecl *> &IndexSteps::modifiedIn(const Stmt *S) {
+  auto It = Modified.find(S);
+  if (It != Modified.end())
     return It->second;
   walker::ModifiedVars M;
-  if (F->getBody())
-    M.TraverseStmt(const_cast<Stmt *>(F->getBody()));
-  return Assigned[F] = std::move(M.Vars);
+  if (S)
+    M.TraverseStmt(const_cast<Stmt *>(S));
+  return Modified[S] = std::move(M.Vars);
 }
 
 bool IndexSteps::stepVisible(const SharedAccess &A, const SharedAccess &B) {
@@ -247,9 +246,8 @@ bool IndexSteps::stepVisible(const SharedAccess &A, const SharedAccess &B) {
     for (unsigned P = 0; P < A.Loops.size() && P < B.Loops.size(); ++P) {
       if (A.LoopIterations[P] == B.LoopIterations[P])
         continue;
-      walker::ModifiedVars M;
-      M.TraverseStmt(const_cast<Stmt *>(A.Loops[P]));
-      Varying.insert(M.Vars.begin(), M.Vars.end());
+      const std::set<const VarDecl *> &V = modifiedIn(A.Loops[P]);
+      Varying.insert(V.begin(), V.end());
     }
   }
   // ptxas merges narrow elements' stores from the final arithmetic, which

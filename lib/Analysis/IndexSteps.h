@@ -52,14 +52,14 @@ public:
   /// straight-line accesses whose opaque parts differ.
   const std::string &hiddenBy() const { return HiddenBy; }
 
-  /// The variables a function assigns after their declaration (cached).
-  const std::set<const clang::VarDecl *> &
-  assigned(const clang::FunctionDecl *F);
+  /// The variables \p S modifies (cached): a function body's are those it
+  /// assigns after their declaration, a loop's those that differ between
+  /// its iterations; a run asks once per pair.
+  const std::set<const clang::VarDecl *> &modifiedIn(const clang::Stmt *S);
 
 private:
   const clang::ASTContext &Ctx;
-  std::map<const clang::FunctionDecl *, std::set<const clang::VarDecl *>>
-      Assigned;
+  std::map<const clang::Stmt *, std::set<const clang::VarDecl *>> Modified;
   std::string HiddenBy;
 };
 

@@ -235,9 +235,6 @@ FunctionAnalyzer::builtinCall(const CallExpr *Call, StringRef Name) {
     }
     if (Name == "warpsize")
       return constant(G ? G->warpSize() : 32);
-    if (Name == "warpid")
-      return UniformityValue::varying(Level::WarpUniform,
-                                      VarianceSource::ThreadIndex, Call);
     if (std::optional<cuda::RegisterSpan> Span =
             cuda::specialRegisterSpan(Name))
       return specialRegister(*Span, Call);
