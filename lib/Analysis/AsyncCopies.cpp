@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <limits>
+#include <map>
+#include <memory>
 
 namespace shmem {
 
@@ -36,13 +38,79 @@ bool sameUnknowns(const LaneValue &A, const LaneValue &B) {
   return true;
 }
 
+/// The bytes \p C writes, by byte offset (the unknowns cancel, see
+/// sameUnknowns): the writing thread.
+llvm::DenseMap<int64_t, unsigned> writers(const SharedAccess &C) {
+  llvm::DenseMap<int64_t, unsigned> Writer;
+  for (unsigned I = 0; I < C.Active.size(); ++I)
+    if (C.Active[I])
+      for (unsigned B = 0; B < C.Width; ++B)
+        Writer.try_emplace(C.Address.Offset.constants()[I] + B, I);
+  return Writer;
+}
+
+/// The walks again with the symbolic loops of an access pinned to their
+/// first iteration, one per set of loops, and the instance of an access in
+/// them (matched as the race analysis matches instances across walks).
+class FirstIterations {
+public:
+  FirstIterations(clang::ASTContext &Ctx, const KernelTrace &T,
+                  const AnalysisOptions &Opts)
+      : Ctx(Ctx), T(T), Opts(Opts) {}
+
+  /// \p A's loops walked symbolically, or none.
+  static std::vector<const clang::Stmt *> symbolicLoops(const SharedAccess &A) {
+    std::vector<const clang::Stmt *> Out;
+    for (unsigned P = 0; P < A.Loops.size(); ++P)
+      if (P < A.LoopIterations.size() && A.LoopIterations[P] < 0)
+        Out.push_back(A.Loops[P]);
+    return Out;
+  }
+
+  /// The walk with \p Loops pinned to iteration 0; null past the cap.
+  const KernelTrace *walk(const std::vector<const clang::Stmt *> &Loops) {
+    auto It = Walks.find(Loops);
+    if (It != Walks.end())
+      return It->second.get();
+    if (Walks.size() >= MaxWalks)
+      return nullptr;
+    IterationPins Pins;
+    for (const clang::Stmt *L : Loops)
+      Pins.Loops[L] = 0;
+    auto W = std::make_unique<KernelTrace>(
+        retraceKernel(Ctx, T, Opts, /*Pad=*/nullptr, &Pins));
+    return (Walks[Loops] = std::move(W)).get();
+  }
+
+  /// \p A's instance in \p W, if it runs there.
+  static const SharedAccess *find(const KernelTrace &W, const SharedAccess &A) {
+    for (const SharedAccess &B : W.Accesses)
+      if (B.E == A.E && B.Kind == A.Kind && B.CallStack == A.CallStack &&
+          B.LoopIterations == A.LoopIterations)
+        return &B;
+    return nullptr;
+  }
+
+private:
+  /// A few loop nests per kernel; each walk costs a walk of the kernel.
+  static constexpr unsigned MaxWalks = 8;
+  clang::ASTContext &Ctx;
+  const KernelTrace &T;
+  const AnalysisOptions &Opts;
+  std::map<std::vector<const clang::Stmt *>, std::unique_ptr<KernelTrace>>
+      Walks;
+};
+
 } // namespace
 
-std::vector<AsyncCopyRace> asyncCopyRaces(const KernelTrace &T) {
+std::vector<AsyncCopyRace> asyncCopyRaces(clang::ASTContext &Ctx,
+                                          const KernelTrace &T,
+                                          const AnalysisOptions &Opts) {
   std::vector<AsyncCopyRace> Out;
   if (llvm::none_of(T.Accesses, [](const SharedAccess &A) { return A.Async; }))
     return Out;
   BarrierPositions Barriers(T, /*Counted=*/false);
+  FirstIterations Pinned(Ctx, T, Opts);
   std::vector<char> Found(T.Accesses.size(), 0);
   for (unsigned CI = 0; CI < T.Accesses.size(); ++CI) {
     const SharedAccess &C = T.Accesses[CI];
@@ -50,32 +118,48 @@ std::vector<AsyncCopyRace> asyncCopyRaces(const KernelTrace &T) {
       continue;
     unsigned Done = C.AsyncDoneSeq ? C.AsyncDoneSeq
                                    : std::numeric_limits<unsigned>::max();
-    // Bytes the copy writes, by byte offset (the unknowns cancel, see
-    // sameUnknowns): the writing thread.
-    llvm::DenseMap<int64_t, unsigned> Writer;
-    for (unsigned I = 0; I < C.Active.size(); ++I)
-      if (C.Active[I])
-        for (unsigned B = 0; B < C.Width; ++B)
-          Writer.try_emplace(C.Address.Offset.constants()[I] + B, I);
+    llvm::DenseMap<int64_t, unsigned> Writes; // Built at the first use.
     for (unsigned AI = 0; AI < T.Accesses.size(); ++AI) {
-      const SharedAccess &A = T.Accesses[AI];
-      if (AI == CI || Found[AI] || A.Seq <= C.Seq || A.Seq >= Done ||
-          A.ActiveApprox || !sameMemory(A, C) ||
-          !sameUnknowns(A.Address.Offset, C.Address.Offset))
+      const SharedAccess &A0 = T.Accesses[AI];
+      if (AI == CI || Found[AI] || A0.Seq <= C.Seq || A0.Seq >= Done ||
+          !sameMemory(A0, C))
         continue;
-      // Other threads before any barrier: the race analysis pairs those.
-      bool OthersToo = Barriers.between(C.Seq, A.Seq);
-      std::optional<AsyncCopyRace> Best;
-      for (unsigned U = 0; U < A.Active.size() && !(Best && Best->Writer == Best->Thread); ++U) {
-        if (!A.Active[U])
+      // The two instances whose offsets compare: these, or those of the
+      // walk with the access's loops in their first iteration.
+      const SharedAccess *A = &A0, *Copy = &C;
+      std::vector<const clang::Stmt *> Loops;
+      if (!sameUnknowns(A->Address.Offset, Copy->Address.Offset)) {
+        Loops = FirstIterations::symbolicLoops(A0);
+        const KernelTrace *W = Loops.empty() ? nullptr : Pinned.walk(Loops);
+        A = W ? FirstIterations::find(*W, A0) : nullptr;
+        Copy = W ? FirstIterations::find(*W, C) : nullptr;
+        if (!A || !Copy || Copy->ActiveApprox ||
+            !sameUnknowns(A->Address.Offset, Copy->Address.Offset))
           continue;
-        for (unsigned B = 0; B < A.Width; ++B) {
-          int64_t Byte = A.Address.Offset.constants()[U] + B;
+      }
+      if (Copy == &C && Writes.empty())
+        Writes = writers(C);
+      llvm::DenseMap<int64_t, unsigned> PinnedWrites;
+      if (Copy != &C)
+        PinnedWrites = writers(*Copy);
+      const llvm::DenseMap<int64_t, unsigned> &Writer =
+          Copy == &C ? Writes : PinnedWrites;
+      // Other threads before any barrier: the race analysis pairs those.
+      bool OthersToo = Barriers.between(C.Seq, A0.Seq);
+      std::optional<AsyncCopyRace> Best;
+      for (unsigned U = 0; U < A->Active.size(); ++U) {
+        if (Best && Best->Writer == Best->Thread)
+          break;
+        if (!A->Active[U])
+          continue;
+        for (unsigned B = 0; B < A->Width; ++B) {
+          int64_t Byte = A->Address.Offset.constants()[U] + B;
           auto It = Writer.find(Byte);
           if (It == Writer.end() || (It->second != U && !OthersToo))
             continue;
           if (!Best || It->second == U)
-            Best = AsyncCopyRace{CI, AI, It->second, U, Byte};
+            Best = AsyncCopyRace{CI, AI, It->second, U, Byte,
+                                 A == &A0 ? nullptr : Loops.back()};
           break;
         }
       }

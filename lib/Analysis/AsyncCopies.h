@@ -13,6 +13,12 @@
 // the accesses of its own barrier interval; this finds the pairs it cannot
 // see: those of the issuing thread, and those a barrier seems to order.
 //
+// An access under a data-dependent condition counts in the threads that
+// may run it (if it runs, it meets the copy). An access in a loop walked
+// symbolically (`for (i = 0; i < n; ++i)`) whose address does not compare
+// with the copy's is evaluated in the loop's first iteration, the kernel
+// walked again with the iteration pinned, as the race analysis does.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SHMEM_LINT_ANALYSIS_ASYNCCOPIES_H
@@ -30,11 +36,16 @@ struct AsyncCopyRace {
   unsigned Writer = 0; ///< The thread whose copy it is.
   unsigned Thread = 0; ///< The thread that makes the access.
   int64_t Byte = 0;    ///< The first byte both touch, from the array's start.
+  /// The innermost loop walked symbolically around the access when the
+  /// pair was found in the first iteration of its loops, else null.
+  const clang::Stmt *FirstIterationOf = nullptr;
 };
 
 /// The first such pair of each access of \p T that meets a copy in flight,
 /// the issuing thread's own access preferred.
-std::vector<AsyncCopyRace> asyncCopyRaces(const KernelTrace &T);
+std::vector<AsyncCopyRace> asyncCopyRaces(clang::ASTContext &Ctx,
+                                          const KernelTrace &T,
+                                          const AnalysisOptions &Opts);
 
 } // namespace shmem
 

@@ -539,7 +539,7 @@ static std::string lineText(const KernelContext &K, SourceLocation L) {
 /// Accesses that meet an async copy still in flight (AsyncCopies.h).
 static void reportAsyncCopyRaces(const KernelContext &K, FindingSink &Sink) {
   auto Line = [&](SourceLocation L) { return lineText(K, L); };
-  for (const AsyncCopyRace &R : asyncCopyRaces(K.Trace)) {
+  for (const AsyncCopyRace &R : asyncCopyRaces(K.Ctx, K.Trace, K.Opts)) {
     const SharedAccess &C = K.Trace.Accesses[R.Copy];
     const SharedAccess &A = K.Trace.Accesses[R.Access];
     std::string Reader = K.Trace.Geometry.describeThread(R.Thread);
@@ -547,7 +547,11 @@ static void reportAsyncCopyRaces(const KernelContext &K, FindingSink &Sink) {
     std::string Element = sharedElementName(K.Ctx, A, R.Byte);
     std::ostringstream Msg;
     Msg << "race with an async copy: " << Reader << " " << accessVerb(A)
-        << " '" << Element << "' while the copy "
+        << " '" << Element << "'";
+    if (R.FirstIterationOf)
+      Msg << " in the first iteration of the loop at line "
+          << Line(R.FirstIterationOf->getBeginLoc());
+    Msg << " while the copy "
         << (R.Writer == R.Thread ? "it" : Writer) << " issued at line "
         << Line(C.Loc) << " may still be writing it";
     if (!C.AsyncDoneSeq)

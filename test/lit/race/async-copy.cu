@@ -155,3 +155,57 @@ __global__ void __launch_bounds__(N) viaBarrier(float *out, const float *in,
   __syncthreads();
   out[t] = s[(t + 1) % N];
 }
+
+// Reads in a loop to a run-time bound, and under a data-dependent branch:
+// each is evaluated where it may run (the loop's first iteration, the
+// threads that may take the branch). From bench/gpu/random (r1000_39),
+// where racecheck reports the first.
+__global__ void __launch_bounds__(N) loopBeforeWait(float *out, const float *in, int n) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __syncthreads();
+  float v = 0.0f;
+  for (int i = 0; i < n; ++i)
+    v += s[(t + 1 + i) % N];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: race with an async copy: thread 0 reads 's[1]' in the first iteration of the loop at line [[@LINE-2]] while the copy thread 1 issued at line [[@LINE-6]] may still be writing it; a barrier does not complete an async copy{{.*}} [shmem-race]
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void __launch_bounds__(N) loopAfterWait(float *out, const float *in, int n) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  float v = 0.0f;
+  for (int i = 0; i < n; ++i)
+    v += s[(t + 1 + i) % N];
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void __launch_bounds__(N) branchBeforeWait(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __syncthreads();
+  float v = 0.0f;
+  if (in[t] >= 0.0f)
+    v = s[(t + 1) % N];
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: race with an async copy: thread 0 reads 's[1]' while the copy thread 1 issued at line [[@LINE-6]] may still be writing it{{.*}} [shmem-race]
+  __pipeline_wait_prior(0);
+  out[blockIdx.x * N + t] = v;
+}
+
+__global__ void __launch_bounds__(N) branchAfterWait(float *out, const float *in) {
+  PROLOGUE
+  __pipeline_memcpy_async(&s[t], &g[t], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  float v = 0.0f;
+  if (in[t] >= 0.0f)
+    v = s[(t + 1) % N];
+  out[blockIdx.x * N + t] = v;
+}
