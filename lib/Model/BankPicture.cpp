@@ -2,6 +2,8 @@
 
 #include "BankPicture.h"
 
+#include "IntMath.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -10,13 +12,6 @@
 namespace shmem {
 
 namespace {
-
-int64_t floorDiv(int64_t A, int64_t B) {
-  int64_t Q = A / B;
-  if ((A % B != 0) && ((A < 0) != (B < 0)))
-    --Q;
-  return Q;
-}
 
 bool isPowerOfTwo(int64_t X) { return X > 0 && (X & (X - 1)) == 0; }
 

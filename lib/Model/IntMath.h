@@ -33,6 +33,14 @@ inline int64_t floorMod(int64_t X, int64_t M) {
   return R < 0 ? R + M : R;
 }
 
+/// \p A / \p B rounded toward negative infinity, for B != 0.
+inline int64_t floorDiv(int64_t A, int64_t B) {
+  int64_t Q = A / B;
+  if ((A % B != 0) && ((A < 0) != (B < 0)))
+    --Q;
+  return Q;
+}
+
 /// log2 of \p X when \p X is a power of two, else -1.
 inline int exactLog2(unsigned X) {
   if (X == 0 || (X & (X - 1)) != 0)
