@@ -67,7 +67,8 @@ analyzeBypassCopy(const std::vector<std::optional<int64_t>> &Shared,
 
 /// The fewest maps p = ((q + 2a) mod 8) ^ k that cover the pieces
 /// (Global[i] -> Shared[i], positions 0..7) of one line and one row.
-unsigned rowWavefronts(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
+unsigned
+rowWavefronts(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
 
 } // namespace shmem
 

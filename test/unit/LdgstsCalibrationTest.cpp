@@ -70,7 +70,8 @@ TEST(LdgstsCalibration, EveryRowMatches) {
         ASSERT_EQ(Get("sass"), "LDGSTS.E.BYPASS.128") << "line " << LineNo;
         ++Bypass;
         BypassCopyResult R = analyzeBypassCopy(Dst, Src);
-        EXPECT_LE(long(R.Wavefronts), Measured) << "line " << LineNo << ": " << Name;
+        EXPECT_LE(long(R.Wavefronts), Measured)
+            << "line " << LineNo << ": " << Name;
         EXPECT_EQ(R.conflicted(), Measured > long(R.IdealWavefronts))
             << "line " << LineNo << ": " << Name;
         BypassExact += long(R.Wavefronts) == Measured;
