@@ -214,6 +214,12 @@ struct SharedAccess {
   /// For Async: completed through an object the walk does not follow (a
   /// cuda::pipeline the block shares), so when it completes is not known.
   bool AsyncUntracked = false;
+  /// For Async: a 16-byte `cp.async.cg` (LDGSTS.E.BYPASS.128), whose
+  /// shared side follows the global side's 128-byte lines
+  /// (BypassCopyModel); and each thread's source, as a byte offset from
+  /// its global base, when the walk knows it.
+  bool AsyncBypass = false;
+  std::optional<LaneValue> AsyncSource;
   /// An inline-asm ldmatrix/stmatrix (its mnemonic; empty otherwise): a
   /// 16-byte row per lane of the first 8 * N lanes, each row required to
   /// be 16-byte aligned.

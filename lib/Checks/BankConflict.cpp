@@ -17,6 +17,7 @@
 #include "BankModel.h"
 #include "ArrayShape.h"
 #include "BankWhatIf.h"
+#include "BypassCopies.h"
 #include "FlatStride.h"
 #include "PaddingCost.h"
 #include "PatternSet.h"
@@ -66,6 +67,9 @@ struct WarpVerdict {
   /// Some warp was not evaluated: its lane-dependent unknowns take this
   /// many residue combinations, more than MaxAssignments (0: none).
   uint64_t Capped = 0;
+  /// A 16-byte cp.async.cg: priced by BypassCopyModel (Result holds its
+  /// counts only).
+  std::optional<BypassWarp> Bypass;
 };
 
 std::string laneList(const std::vector<unsigned> &Lanes) {
@@ -314,6 +318,8 @@ private:
   /// \p T only) answers repeats up to a shift without a search.
   WarpVerdict worstWarp(const SharedAccess &A, const KernelTrace &T,
                         WarpMemo *Memo = nullptr) {
+    if (isBypassCopy(A))
+      return bypassVerdict(A, T);
     const LaneValue &Off = A.Address.Offset;
     if (!Memo || !Off.isAffine() || Off.size() == 0)
       return searchWorstWarp(A, T);
@@ -348,6 +354,25 @@ private:
     WarpVerdict V = searchWorstWarp(A, T);
     Memo->Entries.emplace(
         H, WarpMemo::Entry{std::move(Key), Shift, A.Width, opOf(A), &A.Active, V});
+    return V;
+  }
+
+  /// worstWarp for a 16-byte cp.async.cg (BypassCopies.h): its lines and
+  /// rows, not its banks, set its cost.
+  static WarpVerdict bypassVerdict(const SharedAccess &A,
+                                   const KernelTrace &T) {
+    WarpVerdict V;
+    std::optional<BypassWarp> W = worstBypassWarp(A, T);
+    if (!W)
+      return V;
+    V.Valid = true;
+    V.Warp = W->Warp;
+    V.Result.ActiveLanes = W->Result.ActiveLanes;
+    V.Result.Wavefronts = W->Result.Wavefronts;
+    V.Result.IdealWavefronts = W->Result.IdealWavefronts;
+    V.Result.BankConflicts = W->Result.Wavefronts - W->Result.IdealWavefronts;
+    V.Addr = W->Shared;
+    V.Bypass = std::move(W);
     return V;
   }
 
@@ -844,20 +869,24 @@ private:
     bool IsLoad = A.Kind == AccessKind::Load;
     std::ostringstream Msg;
     Msg << Degree << "-way bank conflict";
-    if (!A.Matrix.empty())
-      Msg << " in " << A.Matrix;
-    if (V.Conditional)
-      Msg << condition(V, Degree);
-    Msg << ": lanes " << laneList(R.Worst.Lanes) << " "
-        << (ReadWrite ? "read and write " : IsLoad ? "read " : "write ")
-        << R.Worst.Words.size()
-        << " distinct words of '" << Name << "' in bank " << R.Worst.Bank
-        << " (" << R.Wavefronts << " wavefronts instead of "
-        << R.IdealWavefronts << ")";
-    Msg << mergedNote(A);
-    std::string Why = why(V, A.Width);
-    if (!Why.empty())
-      Msg << "; " << Why;
+    if (V.Bypass) {
+      Msg << bypassConflictText(*V.Bypass, Name);
+    } else {
+      if (!A.Matrix.empty())
+        Msg << " in " << A.Matrix;
+      if (V.Conditional)
+        Msg << condition(V, Degree);
+      Msg << ": lanes " << laneList(R.Worst.Lanes) << " "
+          << (ReadWrite ? "read and write " : IsLoad ? "read " : "write ")
+          << R.Worst.Words.size()
+          << " distinct words of '" << Name << "' in bank " << R.Worst.Bank
+          << " (" << R.Wavefronts << " wavefronts instead of "
+          << R.IdealWavefronts << ")";
+      Msg << mergedNote(A);
+      std::string Why = why(V, A.Width);
+      if (!Why.empty())
+        Msg << "; " << Why;
+    }
 
     Finding F;
     F.Check = CheckKind::BankConflict;
@@ -972,7 +1001,8 @@ private:
       F.Notes.push_back(kernelCallNote(K, A.CallStack.front()->getExprLoc()));
     addInstantiationNote(K, F.Notes);
     F.Notes.push_back(blockShapeNote(K));
-    if (K.Opts.Pictures) {
+    // The lane->bank picture shows banks, which do not price this copy.
+    if (K.Opts.Pictures && !V.Bypass) {
       // A flattened array's what-ifs need its row stride.
       const FlatStride *Flat =
           Var && !A.Address.DynamicShared && !innerSizeExpr(K.Ctx, Var)

@@ -290,6 +290,9 @@ __global__ void k(float *s, const float *g,
   ASSERT_TRUE(C);
   EXPECT_FALSE(C->BarrierTied);
   EXPECT_FALSE(C->UntrackedCompletion);
+  // libcu++ and the primitives emit cp.async.cg for 16 bytes.
+  EXPECT_EQ(C->SrcOperand, 1u);
+  EXPECT_TRUE(C->BypassAt16);
   C = cuda::asyncCopyOf(Calls[6]);
   ASSERT_TRUE(C);
   EXPECT_TRUE(C->UntrackedCompletion);
@@ -351,14 +354,18 @@ TEST(CudaModel, AsmAsyncCopies) {
       "cp.async.cg.shared.global.L2::128B [%0], [%1], 16;");
   ASSERT_TRUE(C);
   EXPECT_EQ(C->DstOperand, 0u);
+  EXPECT_EQ(C->SrcOperand, 1u);
   EXPECT_EQ(C->Bytes, 16u);
   EXPECT_FALSE(C->SizeOperand);
+  EXPECT_TRUE(C->BypassAt16); // .cg: BypassCopyModel prices it
   // The size in an operand, blanks and tabs anywhere.
   C = cuda::asmAsyncCopyOf("cp.async.ca.shared.global\t[ %1 ],  [%2], %3;");
   ASSERT_TRUE(C);
   EXPECT_EQ(C->DstOperand, 1u);
+  EXPECT_EQ(C->SrcOperand, 2u);
   EXPECT_FALSE(C->Bytes);
   EXPECT_EQ(C->SizeOperand, 3u);
+  EXPECT_FALSE(C->BypassAt16); // .ca: a store of its width
   // Not async copies into shared memory from global.
   EXPECT_FALSE(cuda::asmAsyncCopyOf("cp.async.bulk.shared::cluster.global "
                                     "[%0], [%1], %2, [%3];"));

@@ -94,7 +94,9 @@ def bank_prediction(msg, values):
     if not m:
         return None
     deg, wf, ideal = int(m.group(1)), int(m.group(3)), int(m.group(4))
-    cond = m.group("cond")
+    # " in ldmatrix.sync...b16" or " in a 16-byte cp.async.cg" names the
+    # instruction; a condition follows it.
+    cond = re.sub(r"^ in (?:a 16-byte cp\.async\.cg|\S+)", "", m.group("cond"))
     if not cond:
         return wf, ideal, ""
     worst, _, free = cond.partition("; conflict-free")

@@ -508,7 +508,9 @@ std::optional<AsyncCopy> asyncCopyOf(const CallExpr *Call) {
     return std::nullopt;
   AsyncCopy C;
   C.DstOperand = 0;
+  C.SrcOperand = 1;
   C.SizeOperand = 2;
+  C.BypassAt16 = true;
   if (Cuda) {
     QualType Sync = Call->getArg(3)->getType();
     C.BarrierTied = isBlockCudaBarrier(Sync);
@@ -535,12 +537,15 @@ std::optional<AsyncCopy> asmAsyncCopyOf(StringRef T) {
   Ins.drop_front(Sp).split(Operands, ',');
   if (Operands.size() < 3)
     return std::nullopt;
-  StringRef Dst = Operands[0].trim();
-  std::optional<unsigned> DstImm, DstOperand;
+  StringRef Dst = Operands[0].trim(), Src = Operands[1].trim();
+  std::optional<unsigned> DstImm, DstOperand, SrcImm;
   if (!Dst.consume_front("[") || !Dst.consume_back("]"))
     return std::nullopt;
   readAsmOperand(Dst, DstImm, DstOperand);
   AsyncCopy C;
+  if (Src.consume_front("[") && Src.consume_back("]"))
+    readAsmOperand(Src, SrcImm, C.SrcOperand);
+  C.BypassAt16 = Mnemonic.starts_with("cp.async.cg.");
   readAsmOperand(Operands[2], C.Bytes, C.SizeOperand);
   if (!DstOperand || (!C.Bytes && !C.SizeOperand))
     return std::nullopt;

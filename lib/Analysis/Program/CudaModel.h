@@ -191,6 +191,13 @@ struct AsyncCopy {
   /// The bytes copied, when written in the text; else SizeOperand says
   /// where they are.
   std::optional<unsigned> Bytes, SizeOperand;
+  /// The argument or asm operand that holds the global source.
+  std::optional<unsigned> SrcOperand;
+  /// A 16-byte copy of this form is a `cp.async.cg` (LDGSTS.E.BYPASS.128,
+  /// priced by BypassCopyModel): the asm says .cg, and
+  /// __pipeline_memcpy_async and cuda::memcpy_async emit .cg for 16 bytes
+  /// (.ca, priced as a store, below).
+  bool BypassAt16 = false;
   /// cuda::memcpy_async completed through an object the walk does not
   /// follow (a pipeline shared by the block): which wait completes it,
   /// in which thread, is not known.

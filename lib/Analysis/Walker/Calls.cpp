@@ -115,13 +115,17 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
 
   if (auto AC = cuda::asyncCopyOf(Call)) {
     noteSharedPipeline(Call);
-    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
-      if (I != AC->DstOperand)
+    Value Src;
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
+      if (I == AC->SrcOperand)
+        Src = eval(Call->getArg(I));
+      else if (I != AC->DstOperand)
         eval(Call->getArg(I));
+    }
     std::optional<int64_t> Bytes;
     if (AC->SizeOperand && *AC->SizeOperand < Call->getNumArgs())
       Bytes = constantOf(Call->getArg(*AC->SizeOperand));
-    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Bytes, *AC);
+    recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Src, Bytes, *AC);
     return evalInt(unknown("result of an async copy"));
   }
   if (auto BC = cuda::bulkTensorCopyOf(Call)) {

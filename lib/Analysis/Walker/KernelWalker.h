@@ -364,13 +364,13 @@ private:
   /// Records the rows of an inline-asm ldmatrix/stmatrix whose address
   /// operand is \p Operand: a 16-byte access by the lanes that give rows.
   void recordMatrix(const cuda::AsmMatrixAccess &M, const Expr *Operand);
-  /// An async copy (cp.async) of \p Bytes into \p Dst: a shared store that
-  /// stays in flight until the thread's wait for its group (asyncWait), or
-  /// for one tied to a cuda::barrier (\p How.BarrierTied) until the
-  /// thread's next wait on it (barrierCopiesDone).
-  void recordAsyncCopy(const Expr *Site, const Expr *Dst,
+  /// An async copy (cp.async) of \p Bytes from \p Src into \p Dst: a shared
+  /// store that stays in flight until the thread's wait for its group
+  /// (asyncWait), or for one tied to a cuda::barrier (\p How.BarrierTied)
+  /// until the thread's next wait on it (barrierCopiesDone).
+  void recordAsyncCopy(const Expr *Site, const Expr *Dst, const Value &Src,
                        std::optional<int64_t> Bytes,
-                       const cuda::AsyncCopy &How = {});
+                       const cuda::AsyncCopy &How);
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
   /// The shared pointer behind `L op R` when one operand is a shared-window

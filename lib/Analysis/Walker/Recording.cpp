@@ -158,6 +158,7 @@ void KernelWalker::recordMatrix(const cuda::AsmMatrixAccess &M,
 }
 
 void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
+                                   const Value &Src,
                                    std::optional<int64_t> Bytes,
                                    const cuda::AsyncCopy &How) {
   Value V = eval(Dst);
@@ -176,8 +177,12 @@ void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
     return;
   if (std::optional<unsigned> I =
           recordAccess(Site, *P, AccessKind::Store, Ty)) {
-    T.Accesses[*I].Async = true;
-    T.Accesses[*I].AsyncUntracked = How.UntrackedCompletion;
+    SharedAccess &A = T.Accesses[*I];
+    A.Async = true;
+    A.AsyncUntracked = How.UntrackedCompletion;
+    A.AsyncBypass = How.BypassAt16 && *Bytes == 16;
+    if (Src.IsPointer && Src.Ptr->isGlobal())
+      A.AsyncSource = Src.Ptr->Offset;
     if (How.BarrierTied)
       AsyncBarrierPending.push_back(*I);
     else if (!How.UntrackedCompletion)

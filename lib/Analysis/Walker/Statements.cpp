@@ -184,7 +184,8 @@ bool KernelWalker::walkAsyncAsm(const GCCAsmStmt *A) {
       Bytes = *C->Bytes;
     else if (const Expr *Size = Input(C->SizeOperand))
       Bytes = constantOf(Size);
-    recordAsyncCopy(Dst, Dst, Bytes);
+    const Expr *SrcE = Input(C->SrcOperand);
+    recordAsyncCopy(Dst, Dst, SrcE ? eval(SrcE) : Value(), Bytes, *C);
     // One asm statement may commit the copy too.
     if (auto W = cuda::asmAsyncWaitOf(Text))
       asyncWait(*W, Input(W->PendingOperand), A->getAsmLoc());
