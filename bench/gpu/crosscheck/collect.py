@@ -28,7 +28,16 @@ import os
 import re
 import sys
 
-SHARED_OPS = re.compile(r"^\s*(LDS|STS|LDSM|STSM)\b")
+SHARED_OPS = re.compile(r"^\s*(LDS|STS|LDSM|STSM|LDGSTS)\b")
+# Per-kernel metrics run.sh measures only when asked (NCU_EXTRA_METRICS),
+# kept in the total record's detail under these keys: LDSM's instructions
+# (the smsp__sass_* shared counters read 0 for it), LDGSTS's, and the shared
+# wavefronts and bank conflicts of every shared instruction (LDGSTS's are in
+# neither the op_ld nor the op_st counters).
+EXTRA_TOTALS = [("smsp__inst_executed_op_ldsm.sum", "ldsm_inst"),
+                ("smsp__inst_executed_op_ldgsts.sum", "ldgsts_inst"),
+                ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "all_wavefronts"),
+                ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "all_conflicts")]
 
 
 def read(path):
@@ -269,7 +278,8 @@ def main():
                             "smsp__sass_inst_executed_op_shared_ld.sum",
                             "smsp__sass_inst_executed_op_shared_st.sum",
                             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")]))
+                            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")])
+                    + "".join(f" {key}={int(num(met[k]))}" for k, key in EXTRA_TOTALS if k in met))
                 if i >= len(secs):
                     continue
                 name, hdr, srows = secs[i]

@@ -118,6 +118,10 @@ good() {
 # ncu: per input file, every good launch; SourceCounters gives per-SASS-
 # instruction shared wavefronts (and ideal), the metrics the per-kernel totals.
 M=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+# NCU_EXTRA_METRICS: more per-kernel metrics, comma-separated (bench/gpu/
+# random's ldmatrix and async-copy files: the smsp__sass_* counters above
+# read 0 for LDSM and leave LDGSTS out; collect.py names those it knows).
+M="$M${NCU_EXTRA_METRICS:+,$NCU_EXTRA_METRICS}"
 "$NCU" --list-sections > "$W/ncu/list-sections.txt" 2>&1
 for f in $(dirname "$NCU")/sections/SourceCounters.section /opt/nvidia/nsight-compute/*/sections/SourceCounters.section; do
   [ -f "$f" ] && { cp "$f" "$W/ncu/"; break; }

@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import merge  # noqa: E402  (the sources digest)
 
-STORE_RE = re.compile(r"^\s*s\[[^;]*\]\s*=[^=]")
+STORE_RE = re.compile(r"^\s*s\[[^;]*\]\s*=[^=]|__pipeline_memcpy_async\(|\bcp\.async\.c[ag]\b")
 LOAD_RE = re.compile(r"\bs\[")
 
 
@@ -60,7 +60,7 @@ def kernel_lines(path):
                 name = None
             elif "__shared__" in ln:
                 continue
-            elif STORE_RE.match(ln):
+            elif STORE_RE.search(ln):
                 store.append(no)
             elif LOAD_RE.search(ln):
                 load.append(no)
@@ -102,6 +102,19 @@ def main():
         for k, sl in kernel_lines(os.path.join(work, f)).items():
             where[(f, k)] = sl
 
+    # An async copy's LDGSTS rows, summed per launch: from the source page,
+    # whose lines may be cuda_pipeline_helpers.h's (the primitives inline
+    # the PTX there); each kernel has one async-copy line, its store line.
+    copies = {}
+    for r in rows:
+        if r["record"] == "smem" and r["sass"].startswith("LDGSTS"):
+            e = copies.setdefault((r["file"], r["launch"]), [set(), 0, 0, 0])
+            e[0].add(r["sass"])
+            for k, col in ((1, "executed"), (2, "wavefronts"), (3, "ideal")):
+                e[k] += int(r[col])
+    copies = {k: (",".join(sorted(v[0])), v[1], v[2], v[3]) for k, v in copies.items()}
+    rows = [r for r in rows if r["record"] != "smem"]
+
     # The table in bench/gpu/crosscheck's form, with per-line rows.
     table = os.path.join(work, "table.tsv")
     with open(table, "w") as out:
@@ -110,14 +123,22 @@ def main():
             out.write("\t".join(r[h] for h in hdr) + "\n")
             if r["record"] != "total":
                 continue
-            t = dict(kv.split("=") for kv in r["detail"].split())
+            t = {k: int(v) for k, v in (kv.split("=") for kv in r["detail"].split())}
             store, load = where[(r["file"], r["kernel"])]
             for op, line, sass in (("st", store, "STS"), ("ld", load, "LDS")):
-                wf, ex = int(t[op + "_wavefronts"]), int(t[op + "_inst"])
+                wf, ex, ideal = t[op + "_wavefronts"], t[op + "_inst"], None
+                if op == "st" and (r["file"], r["launch"]) in copies:
+                    sass, ex, wf, ideal = copies[(r["file"], r["launch"])]
+                elif op == "ld" and t.get("ldsm_inst"):
+                    # ldmatrix: the smsp__sass_* instruction counter reads 0
+                    # for LDSM; the l1tex wavefronts and conflicts count it.
+                    sass, ex = "LDSM", t["ldsm_inst"]
                 if ex == 0 and wf == 0:
                     continue  # not executed: no instruction row, as on the source page
+                if ideal is None:
+                    ideal = wf - t[op + "_conflicts"]
                 s = dict(r, record="smem", line=str(line), sass=sass, executed=str(ex),
-                         wavefronts=str(wf), ideal=str(wf - int(t[op + "_conflicts"])), detail="")
+                         wavefronts=str(wf), ideal=str(ideal), detail="")
                 out.write("\t".join(s[h] for h in hdr) + "\n")
 
     p = subprocess.run([sys.executable, os.path.join(HERE, "..", "crosscheck", "compare.py"),

@@ -36,6 +36,18 @@ width), and a thread only reads what was stored. The intended mistakes:
                  one at a time because a synccheck error ends the process)
 Their negative twins (the barrier present, the same value stored, the
 condition true for every thread) are drawn as often.
+
+Seeds from ASYNC_FROM (1000) on write "copies" files (50 kernels, no sync
+kernels), whose families are async copies and ldmatrix: a tile filled by
+cp.async of 4, 8 or 16 bytes (`__pipeline_memcpy_async`, or inline
+`cp.async.ca`/`.cg` with `commit_group` and `wait_group 0`/`wait_all`), its
+global side coalesced, then waited for and synchronised (async), or read
+after a barrier but before the wait, or after each thread's own wait with
+no barrier (async-race); and a 2-byte tile stored plainly and read with
+`ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`, rows and 16-byte
+chunks addressed as GEMM fragments do, maybe XOR-swizzled by the row
+(ldmatrix), or with the barrier left out (ldmatrix-race). Their measurement
+needs ncu's source page for the LDGSTS lines (run.sh NCU_SOURCE=1).
 """
 
 import math
@@ -47,6 +59,7 @@ KERNELS_PER_FILE = 50
 SYNC_EVERY = 10          # seeds divisible by this are sync files
 SYNC_KERNELS = 10
 SMEM_LIMIT = 40 * 1024   # bytes of static shared memory per kernel
+ASYNC_FROM = 1000        # seeds from here on: async-copy and ldmatrix files
 
 TYPES = {  # name: (bytes, components, how to make one from float x)
     "unsigned char": (1, 1, "(unsigned char)({x})"),
@@ -96,10 +109,11 @@ def read_lines(ty, expr):
 class Kernel:
     """One kernel: the choices drawn, then its text."""
 
-    def __init__(self, seed, index, sync):
+    def __init__(self, seed, index, sync, copies=False):
         self.rng = random.Random(f"{seed}:{index}")
         self.name = f"r{seed}_{index}"
         self.sync = sync
+        self.copies = copies
         self.lines = []
         self.notes = []
 
@@ -119,9 +133,9 @@ class Kernel:
             self.tid = ("threadIdx.x + blockDim.x * threadIdx.y"
                         + (" + blockDim.x * blockDim.y * threadIdx.z" if bz > 1 else ""))
 
-    def draw_tile(self):
+    def draw_tile(self, ty=None):
         rng = self.rng
-        self.ty = weighted(rng, TYPE_WEIGHTS)
+        self.ty = ty or weighted(rng, TYPE_WEIGHTS)
         width = TYPES[self.ty][0]
         self.items = rng.choice([1, 1, 2, 4])
         while self.threads * self.items * width * 1.25 > SMEM_LIMIT and self.items > 1:
@@ -175,12 +189,12 @@ class Kernel:
     def emit(self, text, depth=1):
         self.lines.append("  " * depth + text)
 
-    def declare(self):
+    def declare(self, align=""):
         bx, by, bz = self.block
         self.lines.append(f"// shmem-lint: block={bx}x{by}x{bz}")
         self.lines.append(f"__global__ void {self.name}(float *out, const float *in, int n) {{")
         dims = f"[{self.rows}][{self.cols + self.pad}]" if self.cols else f"[{self.elems}]"
-        self.emit(f"__shared__ {self.ty} s{dims};")
+        self.emit(f"{align}__shared__ {self.ty} s{dims};")
         self.emit(f"const int t = {self.tid};")
         self.emit("const int lane = t % 32, warp = t / 32;")
         self.emit("float acc = 0.0f;")
@@ -277,6 +291,11 @@ class Kernel:
     # -- families -------------------------------------------------------
     def generate(self):
         self.draw_shape()
+        if self.copies:
+            family = weighted(self.rng, [("async", 5), ("async-race", 3), ("ldmatrix", 5),
+                                         ("ldmatrix-race", 2)])
+            getattr(self, "family_" + family.replace("-", "_"))()
+            return self.lines
         self.draw_tile()
         self.store_swizzle = self.draw_swizzle()
         if self.sync:
@@ -405,14 +424,160 @@ class Kernel:
         self.header(f"__syncwarp({mask}) executed by {lanes}. Intended: whatever the mask and "
                     "the lanes say (synccheck is the judge).")
 
+    # -- async copies and ldmatrix (seeds from ASYNC_FROM) ---------------
+    def async_commit_wait(self, primitive):
+        if primitive:
+            return "__pipeline_commit();", "__pipeline_wait_prior(0);"
+        wait = self.rng.choice(["cp.async.wait_group 0;", "cp.async.wait_all;"])
+        return ('asm volatile("cp.async.commit_group;" ::: "memory");',
+                f'asm volatile("{wait}" ::: "memory");')
+
+    def async_stores(self, primitive):
+        """Each element copied once from global memory, the global side
+        coalesced (lanes copy adjacent elements: an uncoalesced source adds
+        the global side's wavefronts to the LDGSTS, bench/gpu/widths)."""
+        rng = self.rng
+        width = TYPES[self.ty][0]
+        self.loop_head(self.items)
+        self.emit(f"const int g = i * {self.threads} + t;", 2)
+        a = self.coprime_multiplier()
+        b = rng.choice([0, 0, 1, 7, 32])
+        self.emit(f"const int e = {'g' if a == 1 and b == 0 else f'({a} * g + {b}) % {self.elems}'};", 2)
+        lines, sub = self.place("e", self.store_swizzle)
+        for ln in lines:
+            self.emit(ln, 2)
+        src = f"reinterpret_cast<const {self.ty} *>(in) + g"
+        if primitive:
+            self.emit(f"__pipeline_memcpy_async(&s{sub}, {src}, {width});", 2)
+        else:
+            cache = "cg" if width == 16 and rng.random() < 0.5 else "ca"
+            self.emit(f'asm volatile("cp.async.{cache}.shared.global [%0], [%1], {width};" :: '
+                      f'"r"((unsigned)__cvta_generic_to_shared(&s{sub})), "l"({src}) : "memory");', 2)
+        self.emit("}")
+
+    def async_kernel(self, order):
+        rng = self.rng
+        self.draw_tile(ty=rng.choice(["float", "float", "int", "double", "float2",
+                                      "float4", "float4"]))
+        self.store_swizzle = self.draw_swizzle()
+        primitive = rng.random() < 0.5
+        commit, wait = self.async_commit_wait(primitive)
+        self.declare()
+        self.async_stores(primitive)
+        self.emit(commit)
+        if order == "waited":
+            self.emit(wait)
+            self.emit("__syncthreads();")
+            self.reads()
+        elif order == "barrier-before-wait":
+            self.emit("__syncthreads();  // orders the issues, not the copies")
+            self.reads()
+            self.emit(wait)
+        else:
+            self.emit(wait)
+            self.emit("// no barrier: each thread waited for its own copies only")
+            self.reads()
+        self.finish()
+
+    def family_async(self):
+        self.async_kernel("waited")
+        self.header("tile filled by async copies, waited for, synchronised, read. "
+                    "Intended: no race, no barrier error.")
+
+    def family_async_race(self):
+        order = self.rng.choice(["barrier-before-wait", "no-barrier"])
+        self.async_kernel(order)
+        self.header("tile filled by async copies, "
+                    + ("read after a barrier but before the wait. Intended: a race with the "
+                       "copies wherever an element is read." if order == "barrier-before-wait" else
+                       "each thread waits for its own copies, no barrier. Intended: a race "
+                       "wherever a thread reads an element another thread copied."))
+
+    def ldmatrix_kernel(self, synced):
+        """A 2-byte tile stored plainly, read with ldmatrix: every lane
+        gives one 16-byte row of an 8x8 matrix (x1: lanes 0-7, x2: 0-15,
+        x4: all), rows and 16-byte chunks as GEMM fragments address them,
+        maybe with the chunk XORed by the row."""
+        rng = self.rng
+        self.ty = "short"
+        self.items = rng.choice([1, 1, 2, 4])
+        if self.threads * self.items < 64:
+            self.items = 2
+        self.elems = self.threads * self.items
+        self.cols = rng.choice([c for c in (8, 16, 32, 64) if self.elems // c >= 8])
+        self.rows = self.elems // self.cols
+        self.pad = rng.choice([0, 0, 8])  # rows stay 16-byte aligned
+        chunks = self.cols // 8
+
+        def chunk_swizzle():
+            ks = [k for k in (2, 4, 8) if k <= chunks]
+            return (rng.choice(ks), 8) if ks and rng.random() < 0.5 else None
+        self.store_swizzle = chunk_swizzle()
+        self.declare(align="alignas(16) ")
+        self.stores()
+        if synced:
+            self.emit("__syncthreads();")
+        else:
+            self.emit("// no barrier: ldmatrix reads rows other threads stored")
+        x = rng.choice([1, 2, 4])
+        trans = ".trans" if rng.random() < 0.3 else ""
+        row, chunk = rng.choice([("lane", str(rng.randrange(chunks))),
+                                 ("lane % 8", "lane / 8"), ("lane % 16", "lane / 16")])
+        rw, cw = rng.choice([0, 8, 16, 32]), rng.choice([0, 0, 1, 2])
+        if rw:
+            row += f" + {rw} * warp"
+        if cw:
+            chunk += f" + {cw} * warp"
+        depth = 1
+        if rng.random() < 0.1:
+            self.emit("if (warp % 2 == 0) {")
+            depth = 2
+        count = rng.choice([1, 1, 2])
+        self.loop_head(count, depth=depth)
+        if count > 1:
+            row += f" + {rng.choice([8, 16])} * i"
+        self.emit(f"const int fr = ({row}) % {self.rows}, fc = (({chunk}) % {chunks}) * 8;",
+                  depth + 1)
+        swz = self.store_swizzle if rng.random() < 0.6 else chunk_swizzle()
+        col = "fc"
+        if swz:
+            self.emit(f"const int fcs = fc ^ ((fr % {swz[0]}) * 8);", depth + 1)
+            col = "fcs"
+        regs = [f"a{k}" for k in range(x)]
+        self.emit(f"unsigned {', '.join(regs)};", depth + 1)
+        outs = ", ".join(f'"=r"({r})' for r in regs)
+        slots = ", ".join(f"%{k}" for k in range(x))
+        self.emit(f'asm volatile("ldmatrix.sync.aligned.m8n8.x{x}{trans}.shared.b16 {{{slots}}}, '
+                  f'[%{x}];" : {outs} : "r"((unsigned)__cvta_generic_to_shared(&s[fr][{col}])));',
+                  depth + 1)
+        self.emit(f"acc += (float)({' + '.join(regs)});", depth + 1)
+        self.emit("}", depth)
+        if depth == 2:
+            self.emit("}")
+        self.finish()
+
+    def family_ldmatrix(self):
+        self.ldmatrix_kernel(True)
+        self.header("a 2-byte tile stored, synchronised, read with ldmatrix. "
+                    "Intended: no race, no barrier error.")
+
+    def family_ldmatrix_race(self):
+        self.ldmatrix_kernel(False)
+        self.header("a 2-byte tile stored and read with ldmatrix, the barrier left out. "
+                    "Intended: a race wherever a lane's row holds another thread's element.")
+
 
 def write_file(outdir, seed):
-    sync = seed % SYNC_EVERY == 0
+    copies = seed >= ASYNC_FROM
+    sync = seed % SYNC_EVERY == 0 and not copies
     count = SYNC_KERNELS if sync else KERNELS_PER_FILE
     out = [f"// Generated by bench/gpu/random/gen.py, seed {seed}"
-           f"{' (a sync file)' if sync else ''}. Do not edit: regenerate.", ""]
+           f"{' (a sync file)' if sync else ''}"
+           f"{' (async copies and ldmatrix)' if copies else ''}. Do not edit: regenerate.", ""]
+    if copies:
+        out += ["#include <cuda_pipeline_primitives.h>", ""]
     for j in range(count):
-        out += Kernel(seed, j, sync).generate() + [""]
+        out += Kernel(seed, j, sync, copies).generate() + [""]
     path = os.path.join(outdir, f"r{seed}.cu")
     with open(path, "w") as f:
         f.write("\n".join(out))

@@ -24,7 +24,7 @@ python3 "$HERE/gen.py" "$SRC" "$@"
 cd "$HERE/../../.."
 W=${WORKDIR:-/tmp/shmem-lint-random-work}
 XC_BUFFER_BYTES=$((1 << 20)) PLAIN_PER_FILE=1 NCU_SOURCE=${NCU_SOURCE:-0} NCU_JOBS=${NCU_JOBS:-4} SAN_PRINT_LIMIT=0 SAN_TIMEOUT=300 \
-  SAN_PER_LAUNCH_IDS='.*-r[0-9]*0' NCU_TIMEOUT=500 \
+  SAN_PER_LAUNCH_IDS='.*-r[1-9]?[0-9]?0' NCU_TIMEOUT=500 \
   WORKDIR=$W bash bench/gpu/crosscheck/run.sh "$OUTDIR" "$BUDGET" $(ls "$SRC"/r*.cu | sort -V)
 python3 bench/gpu/crosscheck/collect.py "$OUTDIR/table.tsv" "$W" && xz -9f "$OUTDIR/table.tsv"
 rm -f "$OUTDIR/crosscheck-reports.tgz"
