@@ -31,6 +31,30 @@ inline const clang::Expr *skipTemporaries(const clang::Expr *E) {
   }
 }
 
+/// The integer behind a byte count written as an object, libcu++'s
+/// `cuda::aligned_size_t<A>(n)`, directly or through a variable that holds
+/// one (`const auto shape = cuda::aligned_size_t<16>(sizeof(float4));`):
+/// `n`. Any other expression is returned as it is.
+inline const clang::Expr *sizeObjectValue(const clang::Expr *E) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    E = skipTemporaries(E);
+    if (!E->getType()->isRecordType())
+      return E;
+    if (const auto *C = llvm::dyn_cast<clang::CXXConstructExpr>(E);
+        C && C->getNumArgs() >= 1)
+      E = C->getArg(0);
+    else if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(E)) {
+      const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+      if (!V || !V->getInit())
+        return E;
+      E = V->getInit();
+    } else {
+      return E;
+    }
+  }
+  return E;
+}
+
 } // namespace shmem
 
 #endif

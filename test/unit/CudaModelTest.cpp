@@ -348,6 +348,76 @@ TEST(CudaModel, BuiltinIndices) {
   EXPECT_FALSE(Found[4]);
 }
 
+// cooperative_groups::memcpy_async is a group's collective copy (bytes or
+// elements; an aligned_size_t's alignment kept), cg::wait / wait_prior<N>
+// the group's sync that completes all but N batches; a memcpy_async or a
+// wait of another namespace is neither.
+TEST(CudaModel, GroupCopies) {
+  auto AST = test::parseDeviceCode(R"(
+__global__ void k(float *s, const float *g) {
+  cooperative_groups::thread_block b;
+  cooperative_groups::memcpy_async(b, s, g, 64ul);
+  cooperative_groups::memcpy_async(b, s, 16ul, g, 16ul);
+  cooperative_groups::memcpy_async(b, s, g, cuda::aligned_size_t<16>(64));
+  cooperative_groups::wait(b);
+  cooperative_groups::wait_prior<1>(b);
+  other::memcpy_async(b, s, g, 64ul);
+  other::wait(b);
+}
+)",
+                                   R"(
+    namespace cuda {
+    template <unsigned long A> struct aligned_size_t {
+      __device__ explicit aligned_size_t(unsigned long);
+    };
+    }
+    namespace cooperative_groups {
+    struct thread_block { __device__ void sync() const; };
+    template <class G, class T, class S>
+    __device__ void memcpy_async(const G &, T *, const T *, const S &);
+    template <class G, class T>
+    __device__ void memcpy_async(const G &, T *, unsigned long, const T *,
+                                 unsigned long);
+    template <class G> __device__ void wait(const G &);
+    template <unsigned N, class G> __device__ void wait_prior(const G &);
+    }
+    namespace other {
+    template <class G, class T, class S>
+    __device__ void memcpy_async(const G &, T *, const T *, const S &);
+    template <class G> __device__ void wait(const G &);
+    }
+  )");
+  ASSERT_TRUE(AST);
+  std::vector<const CallExpr *> Calls = callsIn(AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 7u);
+  auto C = cuda::groupCopyOf(Calls[0]);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->SrcOperand, 2u);
+  EXPECT_EQ(C->CountOperand, 3u);
+  EXPECT_FALSE(C->ElementCount);
+  EXPECT_EQ(C->AlignHint, 0u);
+  C = cuda::groupCopyOf(Calls[1]);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->SrcOperand, 3u);
+  EXPECT_EQ(C->CountOperand, 4u);
+  EXPECT_TRUE(C->ElementCount);
+  C = cuda::groupCopyOf(Calls[2]);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->AlignHint, 16u);
+  auto W = cuda::barrierOf(Calls[3]);
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->Scope, cuda::SyncScope::Block);
+  EXPECT_TRUE(W->CompletesAsyncCopies);
+  EXPECT_EQ(W->AsyncPending, 0u);
+  W = cuda::barrierOf(Calls[4]);
+  ASSERT_TRUE(W);
+  EXPECT_TRUE(W->CompletesAsyncCopies);
+  EXPECT_EQ(W->AsyncPending, 1u);
+  EXPECT_FALSE(cuda::groupCopyOf(Calls[5]));
+  EXPECT_FALSE(cuda::barrierOf(Calls[6]));
+  EXPECT_FALSE(cuda::barrierOf(Calls[0]));
+}
+
 TEST(CudaModel, AsmAsyncCopies) {
   // ggml's cp_async_cg_16, with the L2 prefetch hint.
   auto C = cuda::asmAsyncCopyOf(

@@ -277,10 +277,67 @@ bool isPartialBarrierWait(const CallExpr *Call) {
          isPartialCudaBarrier(barrierVar(M->getImplicitObjectArgument()));
 }
 
+/// Whether \p Call's callee is declared in namespace cooperative_groups
+/// (or one nested in it).
+static bool inCooperativeGroups(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  for (const DeclContext *DC = F ? F->getDeclContext() : nullptr; DC;
+       DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "cooperative_groups")
+        return true;
+  return false;
+}
+
+/// `cooperative_groups::wait(g)` (0) and `wait_prior<N>(g)` (N).
+static std::optional<unsigned> groupCopyWaitOf(const CallExpr *Call,
+                                               StringRef N) {
+  if ((N != "wait" && N != "wait_prior") || Call->getNumArgs() != 1 ||
+      isa<CXXMemberCallExpr>(Call) || !inCooperativeGroups(Call))
+    return std::nullopt;
+  if (N == "wait")
+    return 0u;
+  const FunctionDecl *F = Call->getDirectCallee();
+  const TemplateArgumentList *Args =
+      F ? F->getTemplateSpecializationArgs() : nullptr;
+  if (!Args || Args->size() < 1 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return unsigned(Args->get(0).getAsIntegral().getZExtValue());
+}
+
+std::optional<GroupCopy> groupCopyOf(const CallExpr *Call) {
+  if (calleeName(Call) != "memcpy_async" || !inCooperativeGroups(Call) ||
+      isa<CXXMemberCallExpr>(Call))
+    return std::nullopt;
+  GroupCopy C;
+  unsigned Args = Call->getNumArgs();
+  if (Args == 5) {
+    C.SrcOperand = 3;
+    C.CountOperand = 4;
+    C.ElementCount = true;
+  } else if (Args != 4) {
+    return std::nullopt;
+  }
+  if (!Call->getArg(C.DstOperand)->getType()->isPointerType())
+    return std::nullopt;
+  // cuda::aligned_size_t<A>: the copy may assume A-byte alignment.
+  QualType Count = Call->getArg(C.CountOperand)->getType().getNonReferenceType();
+  if (const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          Count->getAsCXXRecordDecl());
+      TS && TS->getName() == "aligned_size_t" &&
+      TS->getTemplateArgs().size() >= 1 &&
+      TS->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+    C.AlignHint =
+        unsigned(TS->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+  return C;
+}
+
 std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   StringRef N = Name;
   BarrierCall B;
+  std::optional<unsigned> GroupWait = groupCopyWaitOf(Call, N);
   if (isBlockBarrierName(N)) {
     B.Reduces = isBlockReduction(N);
   } else if (isWarpBarrierName(N)) {
@@ -294,9 +351,14 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
     if (isPartialBarrierWait(Call))
       return std::nullopt;
     B.CompletesBarrierCopies = true;
-  } else if (N == "sync") {
+  } else if (N == "sync" || GroupWait) {
     // group.sync(): a member call, or with the toolkit's headers a static
-    // member reached through the object (`cta.sync()`); else cg::sync(g).
+    // member reached through the object (`cta.sync()`); else cg::sync(g),
+    // or cg::wait(g), which syncs g after the thread's copies.
+    if (GroupWait) {
+      B.CompletesAsyncCopies = true;
+      B.AsyncPending = *GroupWait;
+    }
     const CXXRecordDecl *Obj = nullptr;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       Obj = MC->getRecordDecl();

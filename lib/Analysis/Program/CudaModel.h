@@ -86,6 +86,12 @@ struct BarrierCall {
   /// A block-scope `cuda::barrier`'s wait: it also completes the thread's
   /// cuda::memcpy_async copies tied to a barrier (AsyncCopy::BarrierTied).
   bool CompletesBarrierCopies = false;
+  /// `cooperative_groups::wait(g)` / `wait_prior<N>(g)`: the group's sync,
+  /// after the thread's own async copies but the last AsyncPending batches
+  /// are complete (the toolkit writes it `__pipeline_wait_prior(N);
+  /// g.sync();`).
+  bool CompletesAsyncCopies = false;
+  unsigned AsyncPending = 0;
 };
 
 /// The barrier \p Call is, if any: the block barriers and their reducing
@@ -215,6 +221,22 @@ struct AsyncCopy {
 std::optional<AsyncCopy> asyncCopyOf(const clang::CallExpr *Call);
 /// `cp.async.{ca,cg}.shared[::cta].global[...] [%0], [%1], 16;`.
 std::optional<AsyncCopy> asmAsyncCopyOf(llvm::StringRef AsmText);
+
+/// `cooperative_groups::memcpy_async(group, dst, src, bytes)` (bytes a
+/// size_t or a `cuda::aligned_size_t<A>`) and `(group, dst, dstCount, src,
+/// srcCount)`: the group's threads copy the bytes between them, thread r
+/// of N the pieces r, r + N, ... (the toolkit's accelerated_async_copy:
+/// one `__pipeline_memcpy_async` a piece, then `__pipeline_commit()`).
+struct GroupCopy {
+  unsigned GroupOperand = 0, DstOperand = 1, SrcOperand = 2;
+  /// The argument that holds the count, in bytes or (ElementCount) in
+  /// elements of the pointee.
+  unsigned CountOperand = 3;
+  bool ElementCount = false;
+  /// The alignment a `cuda::aligned_size_t<A>` count promises (0: none).
+  unsigned AlignHint = 0;
+};
+std::optional<GroupCopy> groupCopyOf(const clang::CallExpr *Call);
 
 /// A bulk tensor copy (TMA) of a box of a global tensor into shared memory:
 /// `cp.async.bulk.tensor.Nd.shared::cluster.global... [%dst], [%map, {..}],

@@ -89,6 +89,14 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
       BK = BarrierKind::Warp;
       Mask = 0xffffffffu;
     }
+    if (BC->CompletesAsyncCopies) {
+      // cg::wait(g): the thread's copies but the last batches complete,
+      // then g synchronises.
+      cuda::AsyncWait W;
+      W.Wait = true;
+      W.Pending = BC->AsyncPending;
+      asyncWait(W, nullptr, Call->getExprLoc());
+    }
     if (BC->CompletesBarrierCopies) {
       barrierCopiesDone(Call->getExprLoc());
       const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
@@ -113,6 +121,10 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     }
   }
 
+  if (auto GC = cuda::groupCopyOf(Call)) {
+    recordGroupCopy(Call, *GC);
+    return evalInt(unknown("result of an async copy"));
+  }
   if (auto AC = cuda::asyncCopyOf(Call)) {
     noteSharedPipeline(Call);
     Value Src;
@@ -124,7 +136,7 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     }
     std::optional<int64_t> Bytes;
     if (AC->SizeOperand && *AC->SizeOperand < Call->getNumArgs())
-      Bytes = constantOf(Call->getArg(*AC->SizeOperand));
+      Bytes = constantOf(sizeObjectValue(Call->getArg(*AC->SizeOperand)));
     recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Src, Bytes, *AC);
     return evalInt(unknown("result of an async copy"));
   }

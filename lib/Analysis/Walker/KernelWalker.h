@@ -371,6 +371,16 @@ private:
   void recordAsyncCopy(const Expr *Site, const Expr *Dst, const Value &Src,
                        std::optional<int64_t> Bytes,
                        const cuda::AsyncCopy &How);
+  /// recordAsyncCopy once the destination is a shared pointer.
+  void recordAsyncStore(const Expr *Site, const PointerValue &Dst,
+                        const Value &Src, int64_t Bytes,
+                        const cuda::AsyncCopy &How);
+  /// A group's collective copy (cuda::groupCopyOf): each round of pieces
+  /// an async copy by the threads that have a piece in it, then a commit.
+  /// Nothing is recorded when the byte count or the alignment is not
+  /// known, or a thread would take more than MaxGroupCopyRounds pieces.
+  void recordGroupCopy(const CallExpr *Call, const cuda::GroupCopy &C);
+  static constexpr int64_t MaxGroupCopyRounds = 64;
   void asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                  SourceLocation Loc);
   /// The shared pointer behind `L op R` when one operand is a shared-window

@@ -169,18 +169,24 @@ void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
     P = std::move(V.Ptr);
   if (!P || !Bytes)
     return;
-  QualType Ty = *Bytes == 4    ? Ctx.UnsignedIntTy
-                : *Bytes == 8  ? Ctx.UnsignedLongLongTy
-                : *Bytes == 16 ? Ctx.UnsignedInt128Ty
-                               : QualType();
+  recordAsyncStore(Site, *P, Src, *Bytes, How);
+}
+
+void KernelWalker::recordAsyncStore(const Expr *Site, const PointerValue &Dst,
+                                    const Value &Src, int64_t Bytes,
+                                    const cuda::AsyncCopy &How) {
+  QualType Ty = Bytes == 4    ? Ctx.UnsignedIntTy
+                : Bytes == 8  ? Ctx.UnsignedLongLongTy
+                : Bytes == 16 ? Ctx.UnsignedInt128Ty
+                              : QualType();
   if (Ty.isNull())
     return;
   if (std::optional<unsigned> I =
-          recordAccess(Site, *P, AccessKind::Store, Ty)) {
+          recordAccess(Site, Dst, AccessKind::Store, Ty)) {
     SharedAccess &A = T.Accesses[*I];
     A.Async = true;
     A.AsyncUntracked = How.UntrackedCompletion;
-    A.AsyncBypass = How.BypassAt16 && *Bytes == 16;
+    A.AsyncBypass = How.BypassAt16 && Bytes == 16;
     if (Src.IsPointer && Src.Ptr->isGlobal())
       A.AsyncSource = Src.Ptr->Offset;
     if (How.BarrierTied)
@@ -188,6 +194,86 @@ void KernelWalker::recordAsyncCopy(const Expr *Site, const Expr *Dst,
     else if (!How.UntrackedCompletion)
       AsyncPending.push_back(*I);
   }
+}
+
+/// The largest power of two up to 16 that divides \p V in every thread,
+/// whatever its unknowns (their coefficients count, not their values).
+static int64_t provableAlignment(const LaneValue &V) {
+  if (!V.isAffine())
+    return 1;
+  int64_t A = 16;
+  auto Narrow = [&A](unsigned, int64_t X) {
+    while (A > 1 && X % A != 0)
+      A /= 2;
+    return A > 1;
+  };
+  V.constants().forEachWhile(Narrow);
+  for (const auto &KV : V.coefficients())
+    KV.second.forEachWhile(Narrow);
+  return A;
+}
+
+void KernelWalker::recordGroupCopy(const CallExpr *Call,
+                                   const cuda::GroupCopy &C) {
+  Value Dst = eval(Call->getArg(C.DstOperand));
+  Value Src = eval(Call->getArg(C.SrcOperand));
+  std::optional<int64_t> Count = constantOf(sizeObjectValue(Call->getArg(C.CountOperand)));
+  if (C.ElementCount && Count) {
+    // min(dstCount, srcCount) elements of the pointee.
+    std::optional<int64_t> DstCount =
+        constantOf(sizeObjectValue(Call->getArg(C.CountOperand - 2)));
+    QualType Elem = Call->getArg(C.DstOperand)->getType()->getPointeeType();
+    if (!DstCount || Elem->isIncompleteType() || Elem->isDependentType())
+      return;
+    Count = std::min(*Count, *DstCount) *
+            int64_t(Ctx.getTypeSizeInChars(Elem).getQuantity());
+  }
+  std::optional<unsigned> Group = groupOf(Call->getArg(C.GroupOperand));
+  if (!Dst.IsPointer || !Dst.Ptr->isShared() || !Count || *Count <= 0 ||
+      !Group)
+    return;
+  // The piece: the alignment promised, else the one both pointers and the
+  // count are known to have (the toolkit picks it at run time; below 4
+  // bytes it copies synchronously, which is not modelled).
+  int64_t Piece = C.AlignHint ? std::min<int64_t>(C.AlignHint, 16) : 16;
+  if (!C.AlignHint) {
+    Piece = std::min(Piece, provableAlignment(Dst.Ptr->Offset));
+    if (Src.IsPointer)
+      Piece = std::min(Piece, provableAlignment(Src.Ptr->Offset));
+    while (Piece > 1 && *Count % Piece != 0)
+      Piece /= 2;
+  }
+  if (Piece < 4)
+    return;
+  int64_t Pieces = *Count / Piece;
+  int64_t Size = *Group == 0 ? int64_t(G.threads()) : int64_t(*Group);
+  int64_t Rounds = (Pieces + Size - 1) / Size;
+  if (Rounds > MaxGroupCopyRounds)
+    return;
+  LaneValue Rank = *Group == 0 ? G.linearId()
+                               : LaneValue::apply(LaneValue::Op::Rem,
+                                                  G.linearId(), constant(Size));
+  cuda::AsyncCopy How;
+  How.BypassAt16 = true; // One __pipeline_memcpy_async a piece.
+  std::vector<char> Saved = Active;
+  for (int64_t K = 0; K < Rounds; ++K) {
+    LaneValue Index = Rank + constant(K * Size);
+    LaneValue Has = LaneValue::apply(LaneValue::Op::LT, Index, constant(Pieces));
+    for (unsigned I = 0; I < N; ++I)
+      Active[I] = Saved[I] && Has.constants()[I] != 0;
+    LaneValue Bytes = Index * constant(Piece);
+    PointerValue D = *Dst.Ptr;
+    D.Offset = D.Offset + Bytes;
+    Value S = Src;
+    if (S.IsPointer)
+      S.Ptr->Offset = S.Ptr->Offset + Bytes;
+    recordAsyncStore(Call, D, S, Piece, How);
+  }
+  Active = std::move(Saved);
+  // The toolkit commits the batch.
+  cuda::AsyncWait Commit;
+  Commit.Commit = true;
+  asyncWait(Commit, nullptr, Call->getExprLoc());
 }
 
 std::optional<PointerValue> KernelWalker::sharedPointerOf(const Expr *E) {

@@ -79,3 +79,26 @@ __global__ void __launch_bounds__(32) transposed(const float *in) {
   __pipeline_commit();
   __pipeline_wait_prior(0);
 }
+
+// cooperative_groups::memcpy_async copies 16-byte pieces in thread order:
+// into a row-aligned buffer conflict-free, 16 bytes off a row ("contig+1":
+// 12 wavefronts a warp).
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda/barrier>
+namespace cg = cooperative_groups;
+
+__global__ void __launch_bounds__(128) groupAligned(const float *in) {
+  __shared__ __align__(16) float s[512 + 4];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, s, in, cuda::aligned_size_t<16>(sizeof(float) * 512));
+  cg::wait(block);
+}
+
+__global__ void __launch_bounds__(128) groupOffByAPiece(const float *in) {
+  __shared__ __align__(16) float s[512 + 4];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, s + 4, in, cuda::aligned_size_t<16>(sizeof(float) * 512));
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 3-way bank conflict in a 16-byte cp.async.cg: lanes 0-7 copy one 128-byte global line into 2 rows of 's' (at bytes 0 and 128), 3 wavefronts for the line (12 wavefronts instead of 4){{.*}} [shmem-bank-conflict]
+  cg::wait(block);
+}

@@ -209,3 +209,55 @@ __global__ void __launch_bounds__(N) branchAfterWait(float *out, const float *in
     v = s[(t + 1) % N];
   out[blockIdx.x * N + t] = v;
 }
+
+// cooperative_groups::memcpy_async: the group's threads copy the bytes
+// between them (thread r the 16-byte pieces r, r + N, ...), complete at
+// cg::wait(group), which also syncs the group.
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+namespace cg = cooperative_groups;
+
+__global__ void __launch_bounds__(N) groupWaited(float *out, const float *in) {
+  __shared__ float s4[4 * N];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, s4, in, sizeof(float) * 4 * N);
+  cg::wait(block);
+  out[threadIdx.x] = s4[(threadIdx.x * 4 + 5) % (4 * N)];
+}
+
+__global__ void __launch_bounds__(N) groupOwnEarly(float *out, const float *in) {
+  __shared__ float s4[4 * N];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, s4, in, sizeof(float) * 4 * N);
+  float v = s4[threadIdx.x * 4 + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: race with an async copy: thread 0 reads 's4[1]' while the copy it issued at line [[@LINE-2]] may still be writing it; the copy is complete only after the wait at line [[@LINE+1]]: read after it [shmem-race]
+  cg::wait(block);
+  out[threadIdx.x] = v;
+}
+
+// A warp's tile copies its own quarter; wait_prior<0> waits for it.
+__global__ void __launch_bounds__(N) tileWaited(float *out, const float *in) {
+  __shared__ float s4[4 * N];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  unsigned w = block.thread_rank() / 32;
+  cg::memcpy_async(tile, s4 + w * 128, in + w * 128, sizeof(float) * 128);
+  cg::wait_prior<0>(tile);
+  out[threadIdx.x] = s4[w * 128 + (tile.thread_rank() * 4 + 5) % 128];
+}
+
+// The size as libcu++'s samples write it, an aligned_size_t held in a
+// variable (cuda-samples' globalToShmemAsyncCopy): the copy is seen.
+#include <cuda/pipeline>
+__global__ void __launch_bounds__(N) shapeEarly(float4 *out, const float4 *in) {
+  __shared__ float4 q4[N];
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  const auto shape = cuda::aligned_size_t<16>(sizeof(float4));
+  pipe.producer_acquire();
+  cuda::memcpy_async(&q4[threadIdx.x], &in[threadIdx.x], shape, pipe);
+  pipe.producer_commit();
+  float4 v = q4[threadIdx.x];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: race with an async copy: thread 0 reads 'q4[0]' while the copy it issued at line [[@LINE-3]] may still be writing it; the copy is complete only after the wait at line [[@LINE+1]]: read after it [shmem-race]
+  pipe.consumer_wait();
+  out[threadIdx.x] = v;
+}
