@@ -351,10 +351,12 @@ TEST(CudaModel, BuiltinIndices) {
 // cooperative_groups::memcpy_async is a group's collective copy (bytes or
 // elements; an aligned_size_t's alignment kept), cg::wait / wait_prior<N>
 // the group's sync that completes all but N batches; a memcpy_async or a
-// wait of another namespace is neither.
+// wait of another namespace is neither, but libcu++'s group form is a
+// group copy tied to its barrier.
 TEST(CudaModel, GroupCopies) {
   auto AST = test::parseDeviceCode(R"(
-__global__ void k(float *s, const float *g) {
+__global__ void k(float *s, const float *g,
+                  cuda::barrier<cuda::thread_scope_block> &bar) {
   cooperative_groups::thread_block b;
   cooperative_groups::memcpy_async(b, s, g, 64ul);
   cooperative_groups::memcpy_async(b, s, 16ul, g, 16ul);
@@ -363,6 +365,7 @@ __global__ void k(float *s, const float *g) {
   cooperative_groups::wait_prior<1>(b);
   other::memcpy_async(b, s, g, 64ul);
   other::wait(b);
+  cuda::memcpy_async(b, s, g, 64ul, bar);
 }
 )",
                                    R"(
@@ -370,6 +373,11 @@ __global__ void k(float *s, const float *g) {
     template <unsigned long A> struct aligned_size_t {
       __device__ explicit aligned_size_t(unsigned long);
     };
+    enum thread_scope { thread_scope_block = 2 };
+    template <thread_scope S> struct barrier {};
+    template <class G, thread_scope S>
+    __device__ void memcpy_async(const G &, void *, const void *,
+                                 unsigned long, barrier<S> &);
     }
     namespace cooperative_groups {
     struct thread_block { __device__ void sync() const; };
@@ -389,7 +397,7 @@ __global__ void k(float *s, const float *g) {
   )");
   ASSERT_TRUE(AST);
   std::vector<const CallExpr *> Calls = callsIn(AST->getASTContext());
-  ASSERT_EQ(Calls.size(), 7u);
+  ASSERT_EQ(Calls.size(), 8u);
   auto C = cuda::groupCopyOf(Calls[0]);
   ASSERT_TRUE(C);
   EXPECT_EQ(C->SrcOperand, 2u);
@@ -416,6 +424,13 @@ __global__ void k(float *s, const float *g) {
   EXPECT_FALSE(cuda::groupCopyOf(Calls[5]));
   EXPECT_FALSE(cuda::barrierOf(Calls[6]));
   EXPECT_FALSE(cuda::barrierOf(Calls[0]));
+  // libcu++'s group form, completed through a block barrier.
+  C = cuda::groupCopyOf(Calls[7]);
+  ASSERT_TRUE(C);
+  ASSERT_TRUE(C->Sync);
+  EXPECT_TRUE(C->Sync->BarrierTied);
+  EXPECT_EQ(C->CountOperand, 3u);
+  EXPECT_FALSE(cuda::asyncCopyOf(Calls[7]));
 }
 
 TEST(CudaModel, AsmAsyncCopies) {

@@ -229,12 +229,32 @@ static const VarDecl *barrierVar(const Expr *E) {
   return nullptr;
 }
 
+/// Whether \p S names the block's size: blockDim, or the size() /
+/// num_threads() of a cooperative_groups::thread_block (the programming
+/// guide's `init(&bar, block.size())`).
 static bool mentionsBlockDim(const Stmt *S) {
   if (!S)
     return false;
   if (const auto *E = dyn_cast<Expr>(S))
     if (std::optional<BuiltinIndex> B = builtinIndexOf(E))
       return B->Var == IndexVar::BlockDim;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    std::string N = calleeName(C);
+    const Expr *Obj = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      Obj = MC->getImplicitObjectArgument();
+    else if (const auto *ME =
+                 dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
+      Obj = ME->getBase();
+    const CXXRecordDecl *RD =
+        Obj ? Obj->getType().getNonReferenceType()->getAsCXXRecordDecl()
+            : nullptr;
+    if ((N == "size" || N == "num_threads") && RD &&
+        RD->getQualifiedNameAsString().find("cooperative_groups::") !=
+            std::string::npos &&
+        RD->getDeclName().isIdentifier() && RD->getName() == "thread_block")
+      return true;
+  }
   for (const Stmt *C : S->children())
     if (mentionsBlockDim(C))
       return true;
@@ -307,12 +327,25 @@ static std::optional<unsigned> groupCopyWaitOf(const CallExpr *Call,
 }
 
 std::optional<GroupCopy> groupCopyOf(const CallExpr *Call) {
-  if (calleeName(Call) != "memcpy_async" || !inCooperativeGroups(Call) ||
-      isa<CXXMemberCallExpr>(Call))
+  if (calleeName(Call) != "memcpy_async" || isa<CXXMemberCallExpr>(Call))
     return std::nullopt;
   GroupCopy C;
   unsigned Args = Call->getNumArgs();
-  if (Args == 5) {
+  if (!inCooperativeGroups(Call)) {
+    // libcu++'s group form: (group, dst, src, size, barrier or pipeline).
+    if (Args != 5)
+      return std::nullopt;
+    QualType Group = Call->getArg(0)->getType().getNonReferenceType();
+    const CXXRecordDecl *G = Group->getAsCXXRecordDecl();
+    if (!G || G->getQualifiedNameAsString().find("cooperative_groups::") ==
+                  std::string::npos)
+      return std::nullopt;
+    AsyncCopy Sync;
+    QualType S = Call->getArg(4)->getType();
+    Sync.BarrierTied = isBlockCudaBarrier(S);
+    Sync.UntrackedCompletion = !Sync.BarrierTied && !isCudaPipeline(S);
+    C.Sync = Sync;
+  } else if (Args == 5) {
     C.SrcOperand = 3;
     C.CountOperand = 4;
     C.ElementCount = true;
@@ -322,7 +355,8 @@ std::optional<GroupCopy> groupCopyOf(const CallExpr *Call) {
   if (!Call->getArg(C.DstOperand)->getType()->isPointerType())
     return std::nullopt;
   // cuda::aligned_size_t<A>: the copy may assume A-byte alignment.
-  QualType Count = Call->getArg(C.CountOperand)->getType().getNonReferenceType();
+  QualType Count =
+      Call->getArg(C.CountOperand)->getType().getNonReferenceType();
   if (const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
           Count->getAsCXXRecordDecl());
       TS && TS->getName() == "aligned_size_t" &&

@@ -235,7 +235,13 @@ struct GroupCopy {
   bool ElementCount = false;
   /// The alignment a `cuda::aligned_size_t<A>` count promises (0: none).
   unsigned AlignHint = 0;
+  /// libcu++'s `cuda::memcpy_async(group, dst, src, size, sync)`: the
+  /// pieces are completed through `sync` as asyncCopyOf's copies are
+  /// (BarrierTied, UntrackedCompletion), and no batch is committed.
+  std::optional<AsyncCopy> Sync;
 };
+/// Also libcu++'s `cuda::memcpy_async(group, dst, src, size, sync)`, whose
+/// pieces libcu++ spreads over the group the same way.
 std::optional<GroupCopy> groupCopyOf(const clang::CallExpr *Call);
 
 /// A bulk tensor copy (TMA) of a box of a global tensor into shared memory:

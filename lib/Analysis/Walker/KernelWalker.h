@@ -376,7 +376,8 @@ private:
                         const Value &Src, int64_t Bytes,
                         const cuda::AsyncCopy &How);
   /// A group's collective copy (cuda::groupCopyOf): each round of pieces
-  /// an async copy by the threads that have a piece in it, then a commit.
+  /// an async copy by the threads that have a piece in it, then a commit
+  /// (none for libcu++'s form, completed through its barrier or pipeline).
   /// Nothing is recorded when the byte count or the alignment is not
   /// known, or a thread would take more than MaxGroupCopyRounds pieces.
   void recordGroupCopy(const CallExpr *Call, const cuda::GroupCopy &C);

@@ -217,11 +217,17 @@ void KernelWalker::recordGroupCopy(const CallExpr *Call,
                                    const cuda::GroupCopy &C) {
   Value Dst = eval(Call->getArg(C.DstOperand));
   Value Src = eval(Call->getArg(C.SrcOperand));
-  std::optional<int64_t> Count = constantOf(sizeObjectValue(Call->getArg(C.CountOperand)));
+  // A count the walk knows: a constant, or `sizeof(int) * block.size()`.
+  auto CountOf = [&](const Expr *E) -> std::optional<int64_t> {
+    E = sizeObjectValue(E);
+    if (std::optional<int64_t> K = constantOf(E))
+      return K;
+    return eval(E).Int.asConstant();
+  };
+  std::optional<int64_t> Count = CountOf(Call->getArg(C.CountOperand));
   if (C.ElementCount && Count) {
     // min(dstCount, srcCount) elements of the pointee.
-    std::optional<int64_t> DstCount =
-        constantOf(sizeObjectValue(Call->getArg(C.CountOperand - 2)));
+    std::optional<int64_t> DstCount = CountOf(Call->getArg(C.CountOperand - 2));
     QualType Elem = Call->getArg(C.DstOperand)->getType()->getPointeeType();
     if (!DstCount || Elem->isIncompleteType() || Elem->isDependentType())
       return;
@@ -253,8 +259,10 @@ void KernelWalker::recordGroupCopy(const CallExpr *Call,
   LaneValue Rank = *Group == 0 ? G.linearId()
                                : LaneValue::apply(LaneValue::Op::Rem,
                                                   G.linearId(), constant(Size));
-  cuda::AsyncCopy How;
-  How.BypassAt16 = true; // One __pipeline_memcpy_async a piece.
+  // One cp.async a piece (.cg for 16 bytes), completed as the sync object
+  // of libcu++'s form says, else by the batch the toolkit commits.
+  cuda::AsyncCopy How = C.Sync.value_or(cuda::AsyncCopy());
+  How.BypassAt16 = true;
   std::vector<char> Saved = Active;
   for (int64_t K = 0; K < Rounds; ++K) {
     LaneValue Index = Rank + constant(K * Size);
@@ -270,6 +278,8 @@ void KernelWalker::recordGroupCopy(const CallExpr *Call,
     recordAsyncStore(Call, D, S, Piece, How);
   }
   Active = std::move(Saved);
+  if (C.Sync)
+    return;
   // The toolkit commits the batch.
   cuda::AsyncWait Commit;
   Commit.Commit = true;

@@ -133,6 +133,33 @@ __global__ void __launch_bounds__(B * (B + 2)) sharedState(float *c, const float
     c[threadIdx.y * B + threadIdx.x] = sum;
 }
 
+// The CUDA programming guide's block copy tied to a barrier, the barrier
+// initialised with block.size(): guide is clean, guideEarly reads before
+// the barrier that completes the copy.
+__global__ void __launch_bounds__(256) guide(int *out, const int *in) {
+  __shared__ int shared[256];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  auto block = cooperative_groups::this_thread_block();
+  if (block.thread_rank() == 0)
+    init(&bar, block.size());
+  block.sync();
+  cuda::memcpy_async(block, shared, in, sizeof(int) * block.size(), bar);
+  bar.arrive_and_wait();
+  out[threadIdx.x] = shared[(threadIdx.x + 1) % 256];
+}
+__global__ void __launch_bounds__(256) guideEarly(int *out, const int *in) {
+  __shared__ int shared[256];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  auto block = cooperative_groups::this_thread_block();
+  if (block.thread_rank() == 0)
+    init(&bar, block.size());
+  block.sync();
+  cuda::memcpy_async(block, shared, in, sizeof(int) * block.size(), bar);
+  int v = shared[(threadIdx.x + 64) % 256];
+  bar.arrive_and_wait();
+  out[threadIdx.x] = v;
+}
+
 void run(float *c, const float *a, double *d, const double *e, int n) {
   tiled<<<1, dim3(B, B)>>>(c, a, n);
   early<<<1, dim3(B, B)>>>(c, a);
@@ -141,4 +168,6 @@ void run(float *c, const float *a, double *d, const double *e, int n) {
   splitEarly<<<1, 256>>>(d, e);
   someArrive<<<1, 64>>>(c);
   sharedState<<<1, dim3(B, B + 2)>>>(c, a, n);
+  guide<<<1, 256>>>((int *)c, (const int *)a);
+  guideEarly<<<1, 256>>>((int *)c, (const int *)a);
 }
