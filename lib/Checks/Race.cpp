@@ -221,6 +221,8 @@ private:
             "so a __syncthreads() in it would be a divergent barrier: run it "
             "as often in every thread (guard its body instead) and add "
          << Barrier << " between line " << ELine << " and line " << LLine;
+    } else if (std::string A = asyncAdvice(L, E, ELine); !A.empty()) {
+      OS << "; " << A;
     } else {
       OS << "; add " << Barrier;
       if (ELine == LLine)
@@ -239,6 +241,29 @@ private:
         OS << "; 'volatile' does not make warp-synchronous code safe: since "
               "Volta, lanes of a warp are scheduled independently";
     }
+    return OS.str();
+  }
+
+  /// When the earlier access is an async copy still in flight at the later
+  /// one, a barrier between them does not help: the copy completes only at
+  /// its issuing thread's wait, which must come first.
+  std::string asyncAdvice(const SharedAccess &L, const SharedAccess &E,
+                          unsigned ELine) const {
+    if (!E.Async || E.Kind != AccessKind::Store || E.AsyncUntracked ||
+        (E.AsyncDoneSeq && E.AsyncDoneSeq <= L.Seq))
+      return "";
+    std::ostringstream OS;
+    OS << "line " << ELine << " is an async copy";
+    if (E.AsyncDoneSeq)
+      OS << ", complete only at the wait at line " << line(E.AsyncDoneLoc)
+         << ": move the " << noun(L)
+         << " after that wait, and after a barrier that follows every "
+            "thread's wait (cg::wait() and a cuda::barrier's "
+            "arrive_and_wait() are one)";
+    else
+      OS << " that no wait completes: wait for it (cp.async.wait_all, "
+            "__pipeline_wait_prior(0)), then __syncthreads(), before the "
+         << noun(L);
     return OS.str();
   }
 

@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(N) waitThenBarrier(float *out, const float *in
 __global__ void __launch_bounds__(N) waitNoBarrier(float *out, const float *in) {
   PROLOGUE
   __pipeline_memcpy_async(&s[t], &g[t], 4);
-  // CHECK-MESSAGES: :[[@LINE+3]]:29: warning: thread 31 reads s[32] (line [[@LINE+3]]) while thread 32 writes s[32] (line [[@LINE-1]]); no barrier between them{{.*}} [shmem-race]
+  // CHECK-MESSAGES: :[[@LINE+3]]:29: warning: thread 31 reads s[32] (line [[@LINE+3]]) while thread 32 writes s[32] (line [[@LINE-1]]); no barrier between them; add __syncthreads() between line [[@LINE-1]] and line [[@LINE+3]] [shmem-race]
   __pipeline_commit();
   __pipeline_wait_prior(0);
   out[blockIdx.x * N + t] = s[(t + 1) % N];
