@@ -266,7 +266,8 @@ void KernelWalker::recordGroupCopy(const CallExpr *Call,
   std::vector<char> Saved = Active;
   for (int64_t K = 0; K < Rounds; ++K) {
     LaneValue Index = Rank + constant(K * Size);
-    LaneValue Has = LaneValue::apply(LaneValue::Op::LT, Index, constant(Pieces));
+    LaneValue Has =
+        LaneValue::apply(LaneValue::Op::LT, Index, constant(Pieces));
     for (unsigned I = 0; I < N; ++I)
       Active[I] = Saved[I] && Has.constants()[I] != 0;
     LaneValue Bytes = Index * constant(Piece);
