@@ -7,6 +7,7 @@
 #include "BypassCopies.h"
 
 #include "IntMath.h"
+#include "LaneList.h"
 
 #include <sstream>
 
@@ -63,15 +64,8 @@ std::optional<BypassWarp> worstBypassWarp(const SharedAccess &A,
 std::string bypassConflictText(const BypassWarp &W, const std::string &Name) {
   const BypassCopyResult &R = W.Result;
   std::ostringstream OS;
-  OS << " in a 16-byte cp.async.cg: lanes ";
-  // The worst line's lanes: "0-7" or "0, 4, 8, 12".
-  const std::vector<unsigned> &L = R.WorstLanes;
-  if (L.size() > 1 && L.back() - L.front() + 1 == L.size())
-    OS << L.front() << "-" << L.back();
-  else
-    for (unsigned I = 0; I < L.size(); ++I)
-      OS << (I ? ", " : "") << L[I];
-  OS << " copy one 128-byte global line";
+  OS << " in a 16-byte cp.async.cg: lanes " << laneList(R.WorstLanes)
+     << " copy one 128-byte global line";
   if (!W.SourceKnown)
     OS << " (taken as consecutive 16-byte pieces)";
   const std::vector<int64_t> &Rows = R.WorstRows;
