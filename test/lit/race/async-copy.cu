@@ -261,3 +261,15 @@ __global__ void __launch_bounds__(N) shapeEarly(float4 *out, const float4 *in) {
   pipe.consumer_wait();
   out[threadIdx.x] = v;
 }
+
+// A byte count that is no multiple of 16 (N + 1 floats): 4-byte pieces,
+// thread t copying elements t and t + N (thread 0 also the last).
+__global__ void __launch_bounds__(N) groupFourByteEarly(float *out, const float *in) {
+  __shared__ float s5[N + 1];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, s5, in, sizeof(float) * (N + 1));
+  float v = s5[threadIdx.x];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: race with an async copy: thread 0 reads 's5[0]' while the copy it issued at line [[@LINE-2]] may still be writing it; the copy is complete only after the wait at line [[@LINE+1]]: read after it [shmem-race]
+  cg::wait(block);
+  out[threadIdx.x] = v + s5[N];
+}
