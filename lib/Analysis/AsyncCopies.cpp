@@ -6,12 +6,13 @@
 
 #include "AsyncCopies.h"
 
+#include "PinnedWalks.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <limits>
-#include <map>
-#include <memory>
+#include <optional>
 
 namespace shmem {
 
@@ -49,57 +50,17 @@ llvm::DenseMap<int64_t, unsigned> writers(const SharedAccess &C) {
   return Writer;
 }
 
-/// The walks again with the symbolic loops of an access pinned to their
-/// first iteration, one per set of loops, and the instance of an access in
-/// them (matched as the race analysis matches instances across walks).
-class FirstIterations {
-public:
-  FirstIterations(clang::ASTContext &Ctx, const KernelTrace &T,
-                  const AnalysisOptions &Opts)
-      : Ctx(Ctx), T(T), Opts(Opts) {}
+/// \p A's loops walked symbolically, pinned to their first iteration.
+PinnedLoops firstIterations(const SharedAccess &A) {
+  PinnedLoops Out;
+  for (unsigned P = 0; P < A.Loops.size(); ++P)
+    if (P < A.LoopIterations.size() && A.LoopIterations[P] < 0)
+      Out.push_back({A.Loops[P], 0});
+  return Out;
+}
 
-  /// \p A's loops walked symbolically, or none.
-  static std::vector<const clang::Stmt *> symbolicLoops(const SharedAccess &A) {
-    std::vector<const clang::Stmt *> Out;
-    for (unsigned P = 0; P < A.Loops.size(); ++P)
-      if (P < A.LoopIterations.size() && A.LoopIterations[P] < 0)
-        Out.push_back(A.Loops[P]);
-    return Out;
-  }
-
-  /// The walk with \p Loops pinned to iteration 0; null past the cap.
-  const KernelTrace *walk(const std::vector<const clang::Stmt *> &Loops) {
-    auto It = Walks.find(Loops);
-    if (It != Walks.end())
-      return It->second.get();
-    if (Walks.size() >= MaxWalks)
-      return nullptr;
-    IterationPins Pins;
-    for (const clang::Stmt *L : Loops)
-      Pins.Loops[L] = 0;
-    auto W = std::make_unique<KernelTrace>(
-        retraceKernel(Ctx, T, Opts, /*Pad=*/nullptr, &Pins));
-    return (Walks[Loops] = std::move(W)).get();
-  }
-
-  /// \p A's instance in \p W, if it runs there.
-  static const SharedAccess *find(const KernelTrace &W, const SharedAccess &A) {
-    for (const SharedAccess &B : W.Accesses)
-      if (B.E == A.E && B.Kind == A.Kind && B.CallStack == A.CallStack &&
-          B.LoopIterations == A.LoopIterations)
-        return &B;
-    return nullptr;
-  }
-
-private:
-  /// A few loop nests per kernel; each walk costs a walk of the kernel.
-  static constexpr unsigned MaxWalks = 8;
-  clang::ASTContext &Ctx;
-  const KernelTrace &T;
-  const AnalysisOptions &Opts;
-  std::map<std::vector<const clang::Stmt *>, std::unique_ptr<KernelTrace>>
-      Walks;
-};
+/// A few loop nests per kernel: each costs a walk of the kernel.
+constexpr unsigned MaxFirstIterationWalks = 8;
 
 } // namespace
 
@@ -110,7 +71,7 @@ std::vector<AsyncCopyRace> asyncCopyRaces(clang::ASTContext &Ctx,
   if (llvm::none_of(T.Accesses, [](const SharedAccess &A) { return A.Async; }))
     return Out;
   BarrierPositions Barriers(T, /*Counted=*/false);
-  FirstIterations Pinned(Ctx, T, Opts);
+  PinnedWalks Pinned(Ctx, T, Opts, MaxFirstIterationWalks);
   std::vector<char> Found(T.Accesses.size(), 0);
   for (unsigned CI = 0; CI < T.Accesses.size(); ++CI) {
     const SharedAccess &C = T.Accesses[CI];
@@ -118,7 +79,8 @@ std::vector<AsyncCopyRace> asyncCopyRaces(clang::ASTContext &Ctx,
       continue;
     unsigned Done = C.AsyncDoneSeq ? C.AsyncDoneSeq
                                    : std::numeric_limits<unsigned>::max();
-    llvm::DenseMap<int64_t, unsigned> Writes; // Built at the first use.
+    // The bytes C writes, built at the first access that needs them.
+    std::optional<llvm::DenseMap<int64_t, unsigned>> Writes;
     for (unsigned AI = 0; AI < T.Accesses.size(); ++AI) {
       const SharedAccess &A0 = T.Accesses[AI];
       if (AI == CI || Found[AI] || A0.Seq <= C.Seq || A0.Seq >= Done ||
@@ -127,23 +89,24 @@ std::vector<AsyncCopyRace> asyncCopyRaces(clang::ASTContext &Ctx,
       // The two instances whose offsets compare: these, or those of the
       // walk with the access's loops in their first iteration.
       const SharedAccess *A = &A0, *Copy = &C;
-      std::vector<const clang::Stmt *> Loops;
+      PinnedLoops Loops;
       if (!sameUnknowns(A->Address.Offset, Copy->Address.Offset)) {
-        Loops = FirstIterations::symbolicLoops(A0);
-        const KernelTrace *W = Loops.empty() ? nullptr : Pinned.walk(Loops);
-        A = W ? FirstIterations::find(*W, A0) : nullptr;
-        Copy = W ? FirstIterations::find(*W, C) : nullptr;
+        Loops = firstIterations(A0);
+        const PinnedWalk *W = Loops.empty() ? nullptr : Pinned.walk(Loops);
+        A = W ? W->instanceOf(A0) : nullptr;
+        Copy = W ? W->instanceOf(C) : nullptr;
         if (!A || !Copy || Copy->ActiveApprox ||
             !sameUnknowns(A->Address.Offset, Copy->Address.Offset))
           continue;
       }
-      if (Copy == &C && Writes.empty())
-        Writes = writers(C);
+      // A pinned walk's instance writes its own bytes.
       llvm::DenseMap<int64_t, unsigned> PinnedWrites;
       if (Copy != &C)
         PinnedWrites = writers(*Copy);
+      else if (!Writes)
+        Writes = writers(C);
       const llvm::DenseMap<int64_t, unsigned> &Writer =
-          Copy == &C ? Writes : PinnedWrites;
+          Copy == &C ? *Writes : PinnedWrites;
       // Other threads before any barrier: the race analysis pairs those.
       bool OthersToo = Barriers.between(C.Seq, A0.Seq);
       std::optional<AsyncCopyRace> Best;
@@ -159,7 +122,7 @@ std::vector<AsyncCopyRace> asyncCopyRaces(clang::ASTContext &Ctx,
             continue;
           if (!Best || It->second == U)
             Best = AsyncCopyRace{CI, AI, It->second, U, Byte,
-                                 A == &A0 ? nullptr : Loops.back()};
+                                 A == &A0 ? nullptr : Loops.back().first};
           break;
         }
       }

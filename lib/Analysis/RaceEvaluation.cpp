@@ -16,14 +16,6 @@ using namespace clang;
 namespace shmem {
 namespace race {
 
-namespace {
-
-InstanceKey keyOf(const SharedAccess &A) {
-  return {A.E, int(A.Kind), A.CallStack, A.LoopIterations};
-}
-
-} // namespace
-
 int64_t RaceFinder::generic(const SymbolInfo &I) {
   auto [It, New] = Generic.try_emplace(I.key(), 0);
   if (New)
@@ -110,22 +102,6 @@ void RaceFinder::computeFacts() {
   }
 }
 
-PinnedTrace *RaceFinder::pinned(const Assignment &Asg) {
-  auto It = Pinned.find(Asg);
-  if (It != Pinned.end())
-    return It->second.get();
-  if (Pinned.size() >= MaxPinnedWalks)
-    return nullptr;
-  IterationPins Pins;
-  for (const auto &KV : Asg)
-    Pins.Loops[KV.first] = KV.second;
-  auto P = std::make_unique<PinnedTrace>();
-  P->T = retraceKernel(Ctx, T, Opts, nullptr, &Pins);
-  for (unsigned I = 0; I < P->T.Accesses.size(); ++I)
-    P->Index.try_emplace(keyOf(P->T.Accesses[I]), I);
-  return (Pinned[Asg] = std::move(P)).get();
-}
-
 std::string RaceFinder::describeUnknown(const LaneValue &V,
                                         const SymbolTable &ST) {
   if (V.isUnknown())
@@ -152,7 +128,7 @@ const Eval &RaceFinder::eval(unsigned Instance, const Assignment &Asg) {
   const SiteFacts &F = Facts[BI.siteOf(Instance)];
   bool Walked = F.NeedsWalk && !Asg.empty();
   if (Walked) {
-    PinnedTrace *P = pinned(Asg);
+    const PinnedWalk *P = Pinned.walk(Asg);
     if (!P) {
       E.S = Eval::Unknown;
       E.Reason = "too many iterations to re-evaluate";
@@ -160,12 +136,11 @@ const Eval &RaceFinder::eval(unsigned Instance, const Assignment &Asg) {
         PinnedCutAt = Instance;
       return E;
     }
-    auto PI = P->Index.find(keyOf(*A));
-    if (PI == P->Index.end()) {
+    A = P->instanceOf(*A);
+    if (!A) {
       E.S = Eval::Missing; // No thread runs it in that iteration.
       return E;
     }
-    A = &P->T.Accesses[PI->second];
     ST = &P->T.Symbols;
   }
   E.Width = A->Width;

@@ -28,6 +28,7 @@
 
 #include "BarrierIntervals.h"
 #include "NamedBarriers.h"
+#include "PinnedWalks.h"
 #include "Program/CallContexts.h"
 #include "Uniformity.h"
 
@@ -77,7 +78,7 @@ constexpr int64_t MaxFlatSpan = int64_t(1) << 20;
 constexpr unsigned MaxCachedTables = 4096;
 
 /// Iterations of loops walked symbolically, by loop statement.
-using Assignment = std::vector<std::pair<const Stmt *, int64_t>>;
+using Assignment = PinnedLoops;
 
 /// An instance evaluated for every thread of the block.
 struct Eval {
@@ -121,15 +122,6 @@ struct GranuleTable {
     auto It = HashSlots.find(J);
     return It == HashSlots.end() ? nullptr : &It->second;
   }
-};
-
-using InstanceKey = std::tuple<const Expr *, int, std::vector<const CallExpr *>,
-                               std::vector<int>>;
-
-/// A re-walk of the kernel with some symbolic loops pinned.
-struct PinnedTrace {
-  KernelTrace T;
-  std::map<InstanceKey, unsigned> Index;
 };
 
 /// What is fixed about a site for the whole analysis.
@@ -181,8 +173,9 @@ public:
              RaceHandler &H, RaceSearch &Search, ProgramCFGs *Graphs,
              std::vector<VirtualBarrierUse> Extra = {})
       : Ctx(Ctx), T(T), Opts(Opts), H(H), Search(Search), Graphs(Graphs),
-        BI(Ctx, T, Graphs), NB(T, std::move(Extra)), G(T.Geometry),
-        N(G.threads()), WS(G.warpSize()) {}
+        BI(Ctx, T, Graphs), NB(T, std::move(Extra)),
+        Pinned(Ctx, T, Opts, MaxPinnedWalks), G(T.Geometry), N(G.threads()),
+        WS(G.warpSize()) {}
 
   void run();
 
@@ -204,6 +197,8 @@ private:
   std::unique_ptr<NamedBarriers> Intended;
   bool IntendedBuilt = false;
   const NamedBarriers *intended();
+  /// Re-walks with symbolic loops pinned (eval), at most MaxPinnedWalks.
+  PinnedWalks Pinned;
   const ThreadGeometry &G;
   unsigned N, WS;
 
@@ -214,7 +209,6 @@ private:
   std::unique_ptr<UniformityAnalysis> UA;
   std::map<const Stmt *, SymbolId> IterSymbol;
   std::map<SymbolKey, int64_t> Generic;
-  std::map<Assignment, std::unique_ptr<PinnedTrace>> Pinned;
   std::map<std::pair<unsigned, Assignment>, Eval> Evals;
   std::map<std::tuple<std::vector<bool>, unsigned, unsigned>,
            std::vector<Concurrency>>
@@ -306,7 +300,6 @@ private:
 
   // Evaluation --------------------------------------------------------------
 
-  PinnedTrace *pinned(const Assignment &Asg);
 
   static bool isDataDependent(llvm::StringRef Reason);
 
