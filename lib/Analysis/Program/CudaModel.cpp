@@ -117,6 +117,24 @@ unsigned tileSizeOf(const CXXRecordDecl *RD) {
   return 0;
 }
 
+const CXXRecordDecl *groupClass(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getDeclName().isIdentifier() ||
+      RD->getQualifiedNameAsString().find("cooperative_groups::") ==
+          std::string::npos)
+    return nullptr;
+  return RD;
+}
+
+const Expr *calledObject(const CallExpr *Call) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  if (const auto *ME =
+          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+    return ME->getBase();
+  return nullptr;
+}
+
 bool isVectorMaker(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || !F->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
@@ -240,19 +258,10 @@ static bool mentionsBlockDim(const Stmt *S) {
       return B->Var == IndexVar::BlockDim;
   if (const auto *C = dyn_cast<CallExpr>(S)) {
     std::string N = calleeName(C);
-    const Expr *Obj = nullptr;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      Obj = MC->getImplicitObjectArgument();
-    else if (const auto *ME =
-                 dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
-      Obj = ME->getBase();
-    const CXXRecordDecl *RD =
-        Obj ? Obj->getType().getNonReferenceType()->getAsCXXRecordDecl()
-            : nullptr;
+    const Expr *Obj = calledObject(C);
+    const CXXRecordDecl *RD = Obj ? groupClass(Obj->getType()) : nullptr;
     if ((N == "size" || N == "num_threads") && RD &&
-        RD->getQualifiedNameAsString().find("cooperative_groups::") !=
-            std::string::npos &&
-        RD->getDeclName().isIdentifier() && RD->getName() == "thread_block")
+        RD->getName() == "thread_block")
       return true;
   }
   for (const Stmt *C : S->children())
@@ -335,10 +344,7 @@ std::optional<GroupCopy> groupCopyOf(const CallExpr *Call) {
     // libcu++'s group form: (group, dst, src, size, barrier or pipeline).
     if (Args != 5)
       return std::nullopt;
-    QualType Group = Call->getArg(0)->getType().getNonReferenceType();
-    const CXXRecordDecl *G = Group->getAsCXXRecordDecl();
-    if (!G || G->getQualifiedNameAsString().find("cooperative_groups::") ==
-                  std::string::npos)
+    if (!groupClass(Call->getArg(0)->getType()))
       return std::nullopt;
     AsyncCopy Sync;
     QualType S = Call->getArg(4)->getType();

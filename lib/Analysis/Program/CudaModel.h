@@ -395,6 +395,15 @@ bool isLaneMaskQuery(llvm::StringRef Name);
 /// any other class.
 unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
 
+/// The cooperative-groups class \p T names (through references), if any.
+/// The toolkit nests its classes in versioned inline namespaces.
+const clang::CXXRecordDecl *groupClass(clang::QualType T);
+
+/// The object a method call is made on (`g` in `g.sync()`), also when the
+/// method is a static member reached through it (the toolkit's
+/// `cta.thread_rank()`).
+const clang::Expr *calledObject(const clang::CallExpr *Call);
+
 } // namespace cuda
 } // namespace shmem
 

@@ -40,15 +40,6 @@ std::optional<LaneValue> KernelWalker::laneRegister(StringRef Name) {
   return std::nullopt;
 }
 
-const CXXRecordDecl *KernelWalker::groupClass(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getDeclName().isIdentifier() ||
-      RD->getQualifiedNameAsString().find("cooperative_groups::") ==
-          std::string::npos)
-    return nullptr;
-  return RD;
-}
-
 std::optional<unsigned> KernelWalker::groupOf(const Expr *E) {
   for (;;) {
     E = E->IgnoreParens();
@@ -67,7 +58,7 @@ std::optional<unsigned> KernelWalker::groupOf(const Expr *E) {
       break;
   }
   // The static type says it for the block and for a static-size tile.
-  if (const CXXRecordDecl *RD = groupClass(E->getType())) {
+  if (const CXXRecordDecl *RD = cuda::groupClass(E->getType())) {
     StringRef R = RD->getName();
     if (R == "thread_block")
       return 0u;
@@ -107,28 +98,19 @@ void KernelWalker::holdGroup(const VarDecl *V, std::optional<unsigned> Group) {
     GroupHeld.erase(V);
 }
 
-const Expr *KernelWalker::calledObject(const CallExpr *Call) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  if (const auto *ME =
-          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-    return ME->getBase();
-  return nullptr;
-}
-
 std::optional<LaneValue>
 KernelWalker::cooperativeGroupsValue(const CallExpr *Call) {
   // The group is the type of the object the method is called on: with the
   // toolkit's headers thread_rank() is often a static member reached
   // through `cta.thread_rank()` (a plain call with a member callee), and
   // tile methods live in base classes whose names say nothing.
-  const Expr *Obj = calledObject(Call);
+  const Expr *Obj = cuda::calledObject(Call);
   if (!Obj)
     return std::nullopt;
   QualType ObjType = Obj->getType();
   if (ObjType->isPointerType())
     ObjType = ObjType->getPointeeType();
-  const CXXRecordDecl *RD = groupClass(ObjType);
+  const CXXRecordDecl *RD = cuda::groupClass(ObjType);
   if (!RD)
     return std::nullopt;
   std::string R = RD->getName().str();
@@ -163,10 +145,10 @@ KernelWalker::cooperativeGroupsValue(const CallExpr *Call) {
 std::optional<unsigned> KernelWalker::syncedTile(const CallExpr *Call) {
   if (calleeName(Call) != "sync")
     return std::nullopt;
-  const Expr *Obj = calledObject(Call);
+  const Expr *Obj = cuda::calledObject(Call);
   if (!Obj && Call->getNumArgs() == 1)
     Obj = Call->getArg(0);
-  const CXXRecordDecl *RD = Obj ? groupClass(Obj->getType()) : nullptr;
+  const CXXRecordDecl *RD = Obj ? cuda::groupClass(Obj->getType()) : nullptr;
   if (!RD ||
       (RD->getName() != "thread_group" && RD->getName() != "thread_block_tile"))
     return std::nullopt;

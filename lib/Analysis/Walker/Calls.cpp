@@ -350,7 +350,7 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
   for (unsigned I = Offset; I < Call->getNumArgs(); ++I)
     if (I - Offset < Def->getNumParams())
       if (const ParmVarDecl *P = Def->getParamDecl(I - Offset);
-          groupClass(P->getType()))
+          cuda::groupClass(P->getType()))
         Groups.push_back({P, groupOf(Call->getArg(I))});
   if (!mayEnter(Def)) {
     // Said, not dropped: the accesses and barriers of the callee are not

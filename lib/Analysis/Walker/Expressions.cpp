@@ -180,7 +180,7 @@ Value KernelWalker::eval(const Expr *E) {
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-            V && groupClass(V->getType()))
+            V && cuda::groupClass(V->getType()))
           GroupHeld.erase(V);
       std::optional<Value> V = evalRecordAssign(OC);
       if (!V)

@@ -759,10 +759,6 @@ private:
   // Calls
   //===--------------------------------------------------------------------===//
 
-  /// The cooperative-groups class \p T names (through references), if any.
-  /// The toolkit nests its classes in versioned inline namespaces.
-  static const CXXRecordDecl *groupClass(QualType T);
-
   /// The group expression \p E makes or names: 0 for the whole block, else
   /// a tile's thread count; none when not known. Conversions between group
   /// types (a tile passed as `thread_group`) keep the group.
@@ -770,10 +766,6 @@ private:
 
   /// Records the group variable \p V holds from now on.
   void holdGroup(const VarDecl *V, std::optional<unsigned> Group);
-
-  /// The object a method call is made on (`g` in `g.sync()`), also when
-  /// the method is a static member reached through it.
-  static const Expr *calledObject(const CallExpr *Call);
 
   std::optional<LaneValue> cooperativeGroupsValue(const CallExpr *Call);
 

@@ -223,7 +223,7 @@ bool KernelWalker::walkBulkAsm(const GCCAsmStmt *A) {
 void KernelWalker::walkVarDecl(const VarDecl *V) {
   if (isSharedVar(V) || V->isStaticLocal())
     return;
-  if (groupClass(V->getType()))
+  if (cuda::groupClass(V->getType()))
     holdGroup(V, V->getInit() ? groupOf(V->getInit()) : std::nullopt);
   if (V->getType()->isRecordType() || V->getType()->isArrayType()) {
     if (const Expr *Init = V->getInit()) {
