@@ -124,8 +124,6 @@ FindingNote blockShapeNote(const KernelContext &K, llvm::StringRef Detail) {
   return {K.Kernel->getLocation(), S};
 }
 
-/// \p Given with the walk asked for the facts the enabled checks read
-/// (AnalysisOptions::Facts): the walker records only those.
 /// What the geometry note adds for the parameters walked as constants:
 /// "; 'Bc' = 32 at every launch".
 static std::string argumentsNote(const std::vector<ArgumentConstant> &Args) {
@@ -136,6 +134,8 @@ static std::string argumentsNote(const std::vector<ArgumentConstant> &Args) {
   return Out.empty() ? Out : Out + " at every launch";
 }
 
+/// \p Given with the walk asked for the facts the enabled checks read
+/// (AnalysisOptions::Facts): the walker records only those.
 static AnalysisOptions withTraceFacts(const AnalysisOptions &Given) {
   AnalysisOptions O = Given;
   bool Layout = O.enabled(CheckKind::LayoutMismatch);
