@@ -108,6 +108,10 @@ struct AnalysisGap {
   /// call, instantiation and kernel that say so.
   std::string Kernel, Block;
   std::vector<FindingNote> Notes;
+  /// The gap is a kernel template this file never instantiates (at Loc):
+  /// a front end that sees another file of the project instantiate it
+  /// drops it (ProjectLaunches.h).
+  bool NeverInstantiated = false;
 
   std::string message() const { return What + ": " + Why; }
 };

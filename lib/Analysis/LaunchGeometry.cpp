@@ -212,24 +212,6 @@ std::optional<Dim3> evaluateDim3(const Expr *E, ASTContext &Ctx) {
   return Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
 }
 
-/// Adds \p S to \p Shapes, or merges it into the one with its block: a
-/// kernel launched twice with one shape is analysed once (named by the
-/// first launch), with the larger dynamic shared memory, or none when one
-/// of them is not known. For whole shapes and partly constant ones alike.
-template <typename Shape>
-static void addShape(std::vector<Shape> &Shapes, const Shape &S) {
-  for (Shape &Old : Shapes)
-    if (Old.Block == S.Block) {
-      Old.DynamicSharedBytes =
-          Old.DynamicSharedBytes && S.DynamicSharedBytes
-              ? std::optional<int64_t>(
-                    std::max(*Old.DynamicSharedBytes, *S.DynamicSharedBytes))
-              : std::nullopt;
-      return;
-    }
-  Shapes.push_back(S);
-}
-
 /// Where the grid comes in a launch's configuration call: first in the
 /// host's (`__cudaPushCallConfiguration(grid, block, bytes, stream)`), third
 /// in the device's (`cudaLaunchDevice(func, params, grid, block, bytes,
@@ -261,9 +243,8 @@ public:
   }
 
   std::vector<const FunctionDecl *> Kernels;
-  llvm::DenseMap<const FunctionDecl *, std::vector<BlockShape>> Launches;
-  llvm::DenseMap<const FunctionDecl *, std::vector<PartialLaunch>>
-      PartialLaunches;
+  /// By the kernel's canonical declaration.
+  llvm::DenseMap<const FunctionDecl *, KernelLaunches> Launched;
 
   std::vector<const FunctionTemplateDecl *> Uninstantiated;
 
@@ -323,30 +304,31 @@ public:
       return;
     // The file too when it is not the kernel's (a kernel in a header
     // launched from the .cu), or the line would be looked for in the wrong
-    // file.
+    // file; and when the kernel is only declared here: the note is read
+    // at its definition in another file of the project.
     const SourceManager &SM = Ctx.getSourceManager();
     SourceLocation L = SM.getExpansionLoc(Loc);
     std::string Source =
         "launch at line " + std::to_string(SM.getExpansionLineNumber(L));
     SourceLocation KL = SM.getExpansionLoc(K->getLocation());
-    if (L.isValid() && KL.isValid() && SM.getFileID(L) != SM.getFileID(KL))
+    if (L.isValid() && KL.isValid() &&
+        (SM.getFileID(L) != SM.getFileID(KL) || !K->isDefined()))
       Source += " of " + SM.getFilename(L).str();
-    const FunctionDecl *Canon = K->getCanonicalDecl();
+    KernelLaunches &Into = Launched[K->getCanonicalDecl()];
     if (!P->complete()) {
-      addShape(PartialLaunches[Canon],
-               PartialLaunch{*P, Source, dynamicBytes(Config)});
+      addLaunchShape(Into.Partials,
+                     PartialLaunch{*P, Source, dynamicBytes(Config)});
       return;
     }
     BlockShape S;
     S.Block = Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
     S.DynamicSharedBytes = dynamicBytes(Config);
     S.Source = Source;
-    addShape(Launches[Canon], S);
+    addLaunchShape(Into.Shapes, S);
   }
 
   /// The integer constants launch \p E passes \p K, merged into what the
-  /// other launches passed: a parameter keeps a value only while every
-  /// launch agrees on it.
+  /// other launches passed.
   void noteArguments(const FunctionDecl *K, const CallExpr *E) {
     std::vector<std::optional<int64_t>> Now;
     for (unsigned I = 0; I < K->getNumParams(); ++I) {
@@ -356,23 +338,14 @@ public:
         V = constInt(E->getArg(I), Ctx);
       Now.push_back(V);
     }
-    auto [It, New] = Arguments.try_emplace(K->getCanonicalDecl(), Now);
-    if (New)
-      return;
-    for (unsigned I = 0; I < Now.size() && I < It->second.size(); ++I)
-      if (It->second[I] != Now[I])
-        It->second[I] = std::nullopt;
+    Launched[K->getCanonicalDecl()].addArguments(Now);
   }
 
   /// \p K is launched where its arguments are not seen.
   void argumentsUnseen(const FunctionDecl *K) {
     if (K)
-      ArgumentsUnseen.insert(K->getCanonicalDecl());
+      Launched[K->getCanonicalDecl()].ArgumentsUnseen = true;
   }
-
-  llvm::DenseMap<const FunctionDecl *, std::vector<std::optional<int64_t>>>
-      Arguments;
-  llvm::DenseSet<const FunctionDecl *> ArgumentsUnseen;
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
     if (const FunctionDecl *K = E->getDirectCallee())
@@ -491,25 +464,69 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts,
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   C.resolvePointerLaunches();
   Kernels = std::move(C.Kernels);
-  Launches = std::move(C.Launches);
-  PartialLaunches = std::move(C.PartialLaunches);
-  Arguments = std::move(C.Arguments);
-  ArgumentsUnseen = std::move(C.ArgumentsUnseen);
+  Launched = std::move(C.Launched);
   Uninstantiated = std::move(C.Uninstantiated);
 }
 
 std::vector<ArgumentConstant>
 LaunchGeometry::constantArguments(const FunctionDecl *Kernel) const {
-  const FunctionDecl *Canon = Kernel->getCanonicalDecl();
-  auto It = Arguments.find(Canon);
-  if (It == Arguments.end() || ArgumentsUnseen.count(Canon))
+  auto It = Launched.find(Kernel->getCanonicalDecl());
+  if (It == Launched.end() || !It->second.ArgumentsSeen ||
+      It->second.ArgumentsUnseen)
     return {};
+  const std::vector<std::optional<int64_t>> &Args = It->second.Arguments;
   std::vector<ArgumentConstant> Out;
-  for (unsigned I = 0; I < It->second.size() && I < Kernel->getNumParams();
-       ++I)
-    if (It->second[I])
-      Out.push_back({Kernel->getParamDecl(I), *It->second[I]});
+  for (unsigned I = 0; I < Args.size() && I < Kernel->getNumParams(); ++I)
+    if (Args[I])
+      Out.push_back({Kernel->getParamDecl(I), *Args[I]});
   return Out;
+}
+
+std::string LaunchGeometry::nameOf(const FunctionDecl *Kernel) const {
+  if (!Names)
+    Names = std::make_unique<ASTNameGenerator>(Ctx);
+  return Names->getName(Kernel);
+}
+
+/// Where \p L is, as a report names it: "file:line:col" of its file
+/// position (the driver's DriverSink reads a location the same way).
+static std::string placeOf(SourceLocation L, const SourceManager &SM) {
+  if (L.isInvalid())
+    return "";
+  PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(L));
+  if (P.isInvalid())
+    return "";
+  return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+         ":" + std::to_string(P.getColumn());
+}
+
+void LaunchGeometry::describe(TranslationUnitLaunches &Out) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &[Canon, L] : Launched)
+    if (Canon->isExternallyVisible())
+      Out.Launched[nameOf(Canon)].merge(L);
+  for (const FunctionDecl *K : Kernels) {
+    if (const FunctionTemplateDecl *FT = K->getPrimaryTemplate())
+      Out.InstantiatedTemplates.insert(placeOf(FT->getLocation(), SM));
+    if (!K->isExternallyVisible())
+      continue;
+    std::string Name = nameOf(K);
+    // The pattern's place for an instantiation: one header template is
+    // defined at one place in every file that instantiates it.
+    Out.Defined[Name] = placeOf(K->getLocation(), SM);
+    if (!Reach || Reach->reachesSharedOrBarrier(K))
+      Out.Analysed.insert(Name);
+  }
+}
+
+void LaunchGeometry::takeLaunchesFrom(const ProjectLaunches &Elsewhere) {
+  for (const FunctionDecl *K : Kernels) {
+    if (!K->isExternallyVisible())
+      continue;
+    auto It = Elsewhere.find(nameOf(K));
+    if (It != Elsewhere.end())
+      Launched[K->getCanonicalDecl()].merge(It->second);
+  }
 }
 
 ShapeComment parseShapeComment(llvm::StringRef Line) {
@@ -784,10 +801,11 @@ LaunchGeometry::shapesFor(const FunctionDecl *Kernel) const {
   }();
 
   std::vector<BlockShape> V;
-  if (auto It = Launches.find(Canon); It != Launches.end())
-    V = It->second;
-  if (auto It = PartialLaunches.find(Canon); It != PartialLaunches.end())
-    for (const PartialLaunch &P : It->second) {
+  const KernelLaunches *L = nullptr;
+  if (auto It = Launched.find(Canon); It != Launched.end())
+    L = &It->second, V = L->Shapes;
+  if (L)
+    for (const PartialLaunch &P : L->Partials) {
       // The unknown parts are guessed for the kernel's bound, else the
       // default thread count.
       Completion C = complete(P.Block, facts(),
@@ -800,7 +818,7 @@ LaunchGeometry::shapesFor(const FunctionDecl *Kernel) const {
       S.Source = P.Source + (C.Why.empty() ? "" : "; " + C.Why);
       S.Assumed = C.Guessed;
       S.DynamicSharedBytes = P.DynamicSharedBytes;
-      addShape(V, S);
+      addLaunchShape(V, S);
     }
   if (!V.empty()) {
     std::sort(V.begin(), V.end(), [](const BlockShape &A, const BlockShape &B) {

@@ -4,7 +4,8 @@
 // the kernel, the block shapes of its launch sites in the translation unit
 // (<<<g, dim3(16, 16)>>>, <<<g, 256>>>, cudaLaunchKernel), __launch_bounds__,
 // the BlockDim option, and finally a default that the findings then say was
-// assumed.
+// assumed. A front end analysing a whole project adds the launches its
+// other files make (ProjectLaunches.h).
 //
 // A launch shape only partly constant (`dim3(32, by)`) keeps its constant
 // parts. Where a part is guessed (the rest of such a launch, the split of a
@@ -20,29 +21,20 @@
 
 #include "AnalysisOptions.h"
 #include "KernelTrace.h"
+#include "ProjectLaunches.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Mangle.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 
-#include <string>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace shmem {
 
 class KernelReach;
-
-struct BlockShape {
-  Dim3 Block;
-  std::string Source; ///< "annotation", "launch at line 40", ...
-  bool Assumed = false;
-  /// For launches: the bytes of dynamic shared memory they give (the
-  /// third launch argument, 0 when absent), the largest over the launches
-  /// with this shape; none when one of them gives a size not known at
-  /// compile time, and for shapes that are not launches.
-  std::optional<int64_t> DynamicSharedBytes;
-};
 
 /// What one comment line says as a block shape: nothing (no `shmem-lint:`,
 /// or prose about it), a shape, or a directive that was meant as one and
@@ -63,28 +55,6 @@ struct ShapeCommentProblem {
   std::string Message;
 };
 
-/// A launch's block shape where only some parts are constants
-/// (`dim3(32, by)`): the unknown ones are none.
-struct PartialDim3 {
-  std::optional<unsigned> Part[3];
-  /// x and y are one variable the launch does not give as a constant
-  /// (`dim3(s, s)`): a square block.
-  bool SameXY = false;
-  bool complete() const { return Part[0] && Part[1] && Part[2]; }
-  bool operator==(const PartialDim3 &O) const {
-    return Part[0] == O.Part[0] && Part[1] == O.Part[1] &&
-           Part[2] == O.Part[2] && SameXY == O.SameXY;
-  }
-};
-
-/// A launch whose shape is partly constant: its known parts and where it
-/// is.
-struct PartialLaunch {
-  PartialDim3 Block;
-  std::string Source;
-  std::optional<int64_t> DynamicSharedBytes;
-};
-
 class LaunchGeometry {
 public:
   /// Scan the translation unit for launch sites once. \p Reach, when
@@ -97,7 +67,8 @@ public:
   std::vector<BlockShape> shapesFor(const clang::FunctionDecl *Kernel) const;
 
   /// \p Kernel's integer parameters that every launch in the translation
-  /// unit passes one constant for (`attention<<<g, b>>>(out, in, 32)`):
+  /// unit (and the project's other files, takeLaunchesFrom()) passes one
+  /// constant for (`attention<<<g, b>>>(out, in, 32)`):
   /// the walk takes them as that value. None when some launch's arguments
   /// are not seen (through a pointer, a helper or cudaLaunchKernel) or the
   /// kernel is launched nowhere here.
@@ -118,6 +89,15 @@ public:
     return Uninstantiated;
   }
 
+  /// What this file tells the rest of its project (ProjectLaunches.h):
+  /// the launches it makes, the kernels it defines, analyses and
+  /// instantiates. Before takeLaunchesFrom(), which adds others' launches.
+  void describe(TranslationUnitLaunches &Out) const;
+
+  /// Analyse this file's kernels with the launches other files of the
+  /// project make of them too (launchesFromElsewhere()).
+  void takeLaunchesFrom(const ProjectLaunches &Elsewhere);
+
   /// The malformed `shmem-lint:` comments above \p Kernel, nearest first:
   /// they are passed over, so the kernel is analysed with another shape.
   std::vector<ShapeCommentProblem>
@@ -129,18 +109,12 @@ private:
   KernelReach *Reach;
   std::vector<const clang::FunctionDecl *> Kernels;
   std::vector<const clang::FunctionTemplateDecl *> Uninstantiated;
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<BlockShape>> Launches;
-  /// Launches whose shape is partly constant, completed per kernel by
-  /// shapesFor().
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<PartialLaunch>>
-      PartialLaunches;
-  /// Per kernel, by parameter: the constant every `<<<>>>` launch passes,
-  /// none where one passes another value or something not constant.
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 std::vector<std::optional<int64_t>>>
-      Arguments;
-  /// Kernels launched where their arguments are not seen.
-  llvm::DenseSet<const clang::FunctionDecl *> ArgumentsUnseen;
+  /// What the launches of each kernel give it, by canonical declaration:
+  /// this file's, and those taken from other files of the project.
+  llvm::DenseMap<const clang::FunctionDecl *, KernelLaunches> Launched;
+  /// The kernels' names across files (mangled), once asked for.
+  mutable std::unique_ptr<clang::ASTNameGenerator> Names;
+  std::string nameOf(const clang::FunctionDecl *Kernel) const;
 
   std::optional<Dim3>
   annotation(const clang::FunctionDecl *Kernel,

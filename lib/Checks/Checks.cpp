@@ -145,7 +145,7 @@ static AnalysisOptions withTraceFacts(const AnalysisOptions &Given) {
 }
 
 RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
-                   FindingSink &FrontEnd) {
+                   FindingSink &FrontEnd, const ProjectExchange &Project) {
   const AnalysisOptions Opts = withTraceFacts(Given);
   RunStats Stats;
   OncePerLocation Sink;
@@ -153,6 +153,10 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
     return Stats;
   KernelReach Reach;
   LaunchGeometry Geometry(Ctx, Opts, &Reach);
+  if (Project.Here)
+    Geometry.describe(*Project.Here);
+  if (Project.Elsewhere)
+    Geometry.takeLaunchesFrom(*Project.Elsewhere);
   ProgramCFGs Graphs(Ctx);
   std::optional<TensorMaps> Maps;
   // Said by the first enabled check, as the walk's own gaps are in the
@@ -224,6 +228,7 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
       G.Loc = FT->getLocation();
       G.Kernel = FT->getNameAsString();
       G.What = "kernel template '" + G.Kernel + "' not analysed";
+      G.NeverInstantiated = true;
       G.Why = "it is never instantiated in this translation unit; analyse "
               "the file that launches it, or instantiate it here "
               "(template __global__ void " +

@@ -13,6 +13,7 @@
 #include "Analysis/AnalysisOptions.h"
 #include "Analysis/Finding.h"
 #include "Analysis/KernelTrace.h"
+#include "Analysis/ProjectLaunches.h"
 #include "Analysis/Program/KernelCFG.h"
 #include "CoalescingModel.h"
 
@@ -130,9 +131,20 @@ std::string unrolledIterationValues(const KernelTrace &T,
 /// messages that name a thread's access say it (in Race.cpp).
 const char *accessVerb(const SharedAccess &A);
 
-/// Run every check enabled in \p Opts over the translation unit.
+/// A front end that analyses the files of a project together (the driver):
+/// what it hands runChecks and what it gets back (ProjectLaunches.h).
+struct ProjectExchange {
+  /// The launches other files make of this file's kernels: they are
+  /// analysed with those shapes and arguments too.
+  const ProjectLaunches *Elsewhere = nullptr;
+  /// Filled with what this file launches, defines and instantiates.
+  TranslationUnitLaunches *Here = nullptr;
+};
+
+/// Run every check enabled in \p Opts over the translation unit, as a file
+/// of the project \p Project describes when given.
 RunStats runChecks(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
-                   FindingSink &Sink);
+                   FindingSink &Sink, const ProjectExchange &Project = {});
 
 // The checks, one per entry of Analysis/Checks.def. Each lives in
 // lib/Checks/<Kind>.cpp.

@@ -21,6 +21,10 @@ namespace shmem {
 struct ReportedLocation {
   std::string File; ///< As clang names it (absolute or as given).
   unsigned Line = 0, Column = 0;
+  /// "file:line:col".
+  std::string str() const {
+    return File + ":" + std::to_string(Line) + ":" + std::to_string(Column);
+  }
 };
 
 struct ReportedNote {
@@ -118,6 +122,9 @@ struct ReportedGap {
   std::string Kernel;    ///< "transpose<float, 32>"
   std::string Block;     ///< "32x8"; empty for a kernel never instantiated
   std::vector<ReportedNote> Notes;
+  /// A kernel template this file never instantiates: dropped when another
+  /// file of the run does (AnalysisGap::NeverInstantiated).
+  bool NeverInstantiated = false;
 
   std::string message() const { return What + ": " + Why; }
   /// " (kernel 'k', block 32x8)", or " (kernel 'k')" without a block.

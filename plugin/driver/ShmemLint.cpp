@@ -134,6 +134,7 @@ public:
     R.Why = G.Why;
     R.Kernel = G.Kernel;
     R.Block = G.Block;
+    R.NeverInstantiated = G.NeverInstantiated;
     for (const FindingNote &N : G.Notes)
       R.Notes.push_back({resolve(N.Loc), N.Message});
     Gaps.push_back(std::move(R));
@@ -167,11 +168,25 @@ struct JobResult {
   bool refusedDialect() const {
     return !RefusedShared.empty() || !AsmEscapes.empty();
   }
+  /// What the file launches, defines and instantiates, for the other files
+  /// of the run (ProjectLaunches.h).
+  TranslationUnitLaunches Launches;
+};
+
+/// How a file is analysed as one of a run's files, which the driver takes
+/// as one program (ProjectLaunches.h).
+struct ProjectPass {
+  /// The first pass, with other files to come: say what the file launches
+  /// and defines.
+  bool Describe = false;
+  /// The second: the launches other files make of its kernels.
+  const ProjectLaunches *Elsewhere = nullptr;
 };
 
 class LintConsumer : public ASTConsumer {
 public:
-  LintConsumer(const FileJob &Job, JobResult &R) : Job(Job), R(R) {}
+  LintConsumer(const FileJob &Job, const ProjectPass &Pass, JobResult &R)
+      : Job(Job), Pass(Pass), R(R) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
@@ -190,7 +205,12 @@ public:
     std::set<std::string> Seen;
     DriverSink Sink(Ctx.getSourceManager(), R.Findings, R.Gaps, Seen);
     for (const AnalysisOptions &Run : Job.Runs) {
-      RunStats S = runChecks(Ctx, Run, Sink);
+      // Every run sees the same launches: the first one says them.
+      ProjectExchange Project;
+      Project.Elsewhere = Pass.Elsewhere;
+      if (Pass.Describe && &Run == &Job.Runs.front())
+        Project.Here = &R.Launches;
+      RunStats S = runChecks(Ctx, Run, Sink, Project);
       // Kernels are counted once however many runs cover them.
       R.Stats.Kernels = std::max(R.Stats.Kernels, S.Kernels);
       R.Stats.Shapes += S.Shapes;
@@ -208,28 +228,32 @@ public:
 
 private:
   const FileJob &Job;
+  const ProjectPass &Pass;
   JobResult &R;
 };
 
 class LintAction : public ASTFrontendAction {
 public:
-  LintAction(const FileJob &Job, JobResult &R) : Job(Job), R(R) {}
+  LintAction(const FileJob &Job, const ProjectPass &Pass, JobResult &R)
+      : Job(Job), Pass(Pass), R(R) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<LintConsumer>(Job, R);
+    return std::make_unique<LintConsumer>(Job, Pass, R);
   }
 
 private:
   const FileJob &Job;
+  const ProjectPass &Pass;
   JobResult &R;
 };
 
 class LintActionFactory : public tooling::FrontendActionFactory {
 public:
-  LintActionFactory(const FileJob &Job, JobResult &R, llvm::raw_ostream &Msg)
-      : Job(Job), R(R), Msg(Msg) {}
+  LintActionFactory(const FileJob &Job, const ProjectPass &Pass, JobResult &R,
+                    llvm::raw_ostream &Msg)
+      : Job(Job), Pass(Pass), R(R), Msg(Msg) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<LintAction>(Job, R);
+    return std::make_unique<LintAction>(Job, Pass, R);
   }
 
   /// FrontendActionFactory::runInvocation(), but clang's "N errors
@@ -261,6 +285,7 @@ public:
 
 private:
   const FileJob &Job;
+  const ProjectPass &Pass;
   JobResult &R;
   llvm::raw_ostream &Msg;
 };
@@ -328,7 +353,7 @@ private:
 
 /// Parses and analyses one file with \p Args. \p Errors receives clang's
 /// messages; false when the file did not parse.
-static bool parseAndAnalyse(const FileJob &Job,
+static bool parseAndAnalyse(const FileJob &Job, const ProjectPass &Pass,
                             const std::vector<std::string> &Args,
                             llvm::StringRef VfsOverlay, bool ColorDiagnostics,
                             JobResult &R, llvm::raw_ostream &Errors,
@@ -392,8 +417,9 @@ static void addSassEvidence(const FileJob &Job, const SassTools &Tools,
 /// Parses and analyses one file. Runs on a worker thread: everything it
 /// touches is its own, and clang's messages go to the result, not stderr.
 /// \p Sass: the tools of --sass, when it is on and nvcc was found.
-JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
-                      bool ColorDiagnostics, const SassTools *Sass) {
+JobResult analyseFile(const FileJob &Job, const ProjectPass &Pass,
+                      llvm::StringRef VfsOverlay, bool ColorDiagnostics,
+                      const SassTools *Sass) {
   JobResult R;
   llvm::raw_string_ostream Msg(R.Messages);
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files =
@@ -437,7 +463,7 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
   std::string First;
   llvm::raw_string_ostream FirstMsg(First);
   bool ToolkitError = false;
-  if (parseAndAnalyse(Job, Job.Args, VfsOverlay, ColorDiagnostics, R,
+  if (parseAndAnalyse(Job, Pass, Job.Args, VfsOverlay, ColorDiagnostics, R,
                       FirstMsg, ToolkitError)) {
     Msg << First;
     R.Analysed = true;
@@ -453,8 +479,8 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
     std::string Second;
     llvm::raw_string_ostream SecondMsg(Second);
     bool Again = false;
-    if (parseAndAnalyse(Job, Job.OwnHeaderArgs, VfsOverlay, ColorDiagnostics,
-                        Retry, SecondMsg, Again)) {
+    if (parseAndAnalyse(Job, Pass, Job.OwnHeaderArgs, VfsOverlay,
+                        ColorDiagnostics, Retry, SecondMsg, Again)) {
       Retry.Messages = R.Messages;
       llvm::raw_string_ostream RetryMsg(Retry.Messages);
       RetryMsg << "shmem-lint: warning: '" << Job.File
@@ -477,7 +503,8 @@ JobResult analyseFile(const FileJob &Job, llvm::StringRef VfsOverlay,
 
 /// One parse of the file with \p Args over \p Files, analysed unless clang
 /// refused what the driver rewrites (R.refusedDialect()).
-static bool parseOnce(const FileJob &Job, const std::vector<std::string> &Args,
+static bool parseOnce(const FileJob &Job, const ProjectPass &Pass,
+                      const std::vector<std::string> &Args,
                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files,
                       bool ColorDiagnostics, JobResult &R,
                       llvm::raw_ostream &Msg, bool &ToolkitError) {
@@ -497,13 +524,13 @@ static bool parseOnce(const FileJob &Job, const std::vector<std::string> &Args,
   ErrorPlaces Places(Printer, Job.ToolkitInclude, R.RefusedShared,
                      R.AsmEscapes);
   Tool.setDiagnosticConsumer(&Places);
-  LintActionFactory F(Job, R, Msg);
+  LintActionFactory F(Job, Pass, R, Msg);
   int RC = Tool.run(&F);
   ToolkitError = Places.ErrorUnderDir;
   return RC == 0;
 }
 
-static bool parseAndAnalyse(const FileJob &Job,
+static bool parseAndAnalyse(const FileJob &Job, const ProjectPass &Pass,
                             const std::vector<std::string> &Args,
                             llvm::StringRef VfsOverlay, bool ColorDiagnostics,
                             JobResult &R, llvm::raw_ostream &Msg,
@@ -512,7 +539,8 @@ static bool parseAndAnalyse(const FileJob &Job,
       filesFor(VfsOverlay, Msg);
   if (!Files)
     return false;
-  if (!parseOnce(Job, Args, Files, ColorDiagnostics, R, Msg, ToolkitError))
+  if (!parseOnce(Job, Pass, Args, Files, ColorDiagnostics, R, Msg,
+                 ToolkitError))
     return false;
   if (!R.refusedDialect())
     return true;
@@ -528,8 +556,8 @@ static bool parseAndAnalyse(const FileJob &Job,
   R.RefusedShared.clear();
   R.AsmEscapes.clear();
   R.DialectEdits.clear();
-  if (!parseOnce(Job, Args, Rewritten.files(), ColorDiagnostics, R, Msg,
-                 ToolkitError))
+  if (!parseOnce(Job, Pass, Args, Rewritten.files(), ColorDiagnostics, R,
+                 Msg, ToolkitError))
     return false;
   Rewritten.toOriginal(R.Findings, R.Gaps);
   if (R.refusedDialect()) { // Not one the rewrite could reach.
@@ -590,7 +618,7 @@ std::string gapKey(const ReportedGap &G) {
 /// --stats: what was analysed and found, one `name: value` per line so
 /// that scripts over many projects (bench/corpus/run.sh) can add them up.
 void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
-                const RunStats &Stats,
+                unsigned Again, const RunStats &Stats,
                 const std::vector<ReportedFinding> &Findings,
                 const std::vector<ReportedGap> &Gaps,
                 llvm::raw_ostream &Err) {
@@ -599,6 +627,8 @@ void printStats(unsigned Analysed, const std::vector<std::string> &FailedFiles,
       << "\n";
   for (const std::string &F : FailedFiles)
     Err << "shmem-lint: stats: not analysed: " << F << "\n";
+  Err << "shmem-lint: stats: files analysed again with launches elsewhere: "
+      << Again << "\n";
   Err << "shmem-lint: stats: kernels: " << Stats.Kernels << "\n";
   Err << "shmem-lint: stats: block shapes: " << Stats.Shapes << "\n";
   Err << "shmem-lint: stats: shared accesses: " << Stats.SharedAccesses
@@ -634,6 +664,74 @@ static unsigned effectiveParallelism(const DriverOptions &Opts) {
   if (N == 0)
     N = std::max(1u, std::thread::hardware_concurrency());
   return std::max<size_t>(1, std::min<size_t>(N, Opts.Jobs.size()));
+}
+
+/// Runs \p Job(I) for I in [0, N) on \p Workers threads.
+static void forEachJob(size_t N, unsigned Workers,
+                       llvm::function_ref<void(size_t)> Job) {
+  std::mutex Lock;
+  size_t Next = 0;
+  auto Work = [&] {
+    for (;;) {
+      size_t I;
+      {
+        std::lock_guard<std::mutex> G(Lock);
+        if (Next == N)
+          return;
+        I = Next++;
+      }
+      Job(I);
+    }
+  };
+  if (Workers <= 1 || N <= 1) {
+    Work();
+    return;
+  }
+  // Clang's parser and the kernel walker recurse deeply; give each worker
+  // the stack the main thread has.
+  std::vector<llvm::thread> Threads;
+  for (unsigned T = 0; T < std::min<size_t>(Workers, N); ++T)
+    Threads.emplace_back(std::optional<unsigned>(8u << 20), Work);
+  for (llvm::thread &T : Threads)
+    T.join();
+}
+
+/// The second pass over a run's files: each whose kernels other files
+/// launch (with shapes or arguments it did not see) is analysed again with
+/// those launches, and that analysis replaces its first. Its messages were
+/// printed by the first pass and are not repeated. Returns how many files
+/// were analysed again.
+static unsigned
+analyseWithLaunchesElsewhere(const DriverOptions &Opts, unsigned Workers,
+                             bool ColorDiagnostics, const SassTools *Sass,
+                             std::vector<std::optional<JobResult>> &Results,
+                             llvm::raw_ostream &Err) {
+  std::vector<const TranslationUnitLaunches *> Units;
+  for (const std::optional<JobResult> &R : Results)
+    Units.push_back(&R->Launches);
+  std::vector<ProjectLaunches> Elsewhere = launchesFromElsewhere(Units);
+  std::vector<size_t> Again;
+  for (size_t I = 0; I < Results.size(); ++I)
+    if (Results[I]->Analysed && !Elsewhere[I].empty())
+      Again.push_back(I);
+  if (Opts.Verbose && !Again.empty())
+    Err << "shmem-lint: analysing " << Again.size()
+        << " file(s) again with the launches other files make of their "
+           "kernels\n";
+  forEachJob(Again.size(), Workers, [&](size_t J) {
+    size_t I = Again[J];
+    ProjectPass Second;
+    Second.Elsewhere = &Elsewhere[I];
+    JobResult R = analyseFile(Opts.Jobs[I], Second, Opts.VfsOverlay,
+                              ColorDiagnostics, Sass);
+    if (!R.Analysed)
+      return; // As the first pass parsed it, this is not expected: keep it.
+    JobResult &Old = *Results[I];
+    Old.Findings = std::move(R.Findings);
+    Old.Gaps = std::move(R.Gaps);
+    Old.Stats = R.Stats;
+  });
+  return Again.size();
 }
 
 int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
@@ -676,7 +774,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // appear in file order however the workers finish.
   std::vector<std::optional<JobResult>> Results(N);
   std::mutex Lock;
-  size_t Next = 0, Printed = 0, Done = 0;
+  size_t Printed = 0, Done = 0;
   ProgressLine Progress(Err, ShowProgress, N);
   auto Finish = [&](size_t I, JobResult R) {
     std::lock_guard<std::mutex> G(Lock);
@@ -692,31 +790,19 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     }
     Progress.show(Done, Opts.Jobs[I].File);
   };
-  auto Work = [&] {
-    for (;;) {
-      size_t I;
-      {
-        std::lock_guard<std::mutex> G(Lock);
-        if (Next == N)
-          return;
-        I = Next++;
-      }
-      Finish(I, analyseFile(Opts.Jobs[I], Opts.VfsOverlay, ColorDiagnostics,
-                            Sass));
-    }
-  };
-  if (Workers <= 1) {
-    Work();
-  } else {
-    // Clang's parser and the kernel walker recurse deeply; give each worker
-    // the stack the main thread has.
-    std::vector<llvm::thread> Threads;
-    for (unsigned T = 0; T < Workers; ++T)
-      Threads.emplace_back(std::optional<unsigned>(8u << 20), Work);
-    for (llvm::thread &T : Threads)
-      T.join();
-  }
+  // The files of a run are one program: with more than one, each says what
+  // it launches and defines.
+  ProjectPass First;
+  First.Describe = N > 1;
+  forEachJob(N, Workers, [&](size_t I) {
+    Finish(I, analyseFile(Opts.Jobs[I], First, Opts.VfsOverlay,
+                          ColorDiagnostics, Sass));
+  });
   Progress.clear();
+  unsigned Again = 0;
+  if (First.Describe)
+    Again = analyseWithLaunchesElsewhere(Opts, Workers, ColorDiagnostics,
+                                         Sass, Results, Err);
 
   // Merge: a header included from several files is reported once, by the
   // rule runChecks applies within one (KeptOnce, the check's OncePolicy);
@@ -729,6 +815,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   RunStats Stats;
   unsigned Analysed = 0, Failed = 0;
   std::vector<std::string> FailedFiles;
+  // A template one file never instantiates and another does is analysed.
+  std::set<std::string> Instantiated;
+  for (const std::optional<JobResult> &R : Results)
+    Instantiated.insert(R->Launches.InstantiatedTemplates.begin(),
+                        R->Launches.InstantiatedTemplates.end());
   for (size_t I = 0; I < N; ++I) {
     std::optional<JobResult> &R = Results[I];
     if (R->Analysed) {
@@ -751,6 +842,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Merged.add(Key, std::move(F), Once);
     }
     for (ReportedGap &G : R->Gaps) {
+      if (G.NeverInstantiated && Instantiated.count(G.Loc.str()))
+        continue;
       std::string Key = gapKey(G);
       MergedGaps.addFirst(Key, std::move(G));
     }
@@ -855,7 +948,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << " shared access(es), " << Stats.Barriers << " barrier(s); "
         << Findings.size() << " finding(s)\n";
   if (Opts.Stats)
-    printStats(Analysed, FailedFiles, Stats, Findings, Gaps, Err);
+    printStats(Analysed, FailedFiles, Again, Stats, Findings, Gaps, Err);
   // clang-tidy's last line when it promoted warnings.
   if (Promoted)
     Err << "shmem-lint: " << Promoted << " warning"
