@@ -68,10 +68,12 @@ rodinia)
   done < "$out/all.txt" | sort -u > "$out/included.txt"
   grep -vxFf "$out/included.txt" "$out/all.txt" > "$out/files.txt"
   # What CUDA 12 and 13 removed from the host API the benchmarks use:
-  # cudaThreadSynchronize() was an alias; the cudaDeviceProp fields are
-  # only printed or tested by host code, so any int field does for parsing.
+  # cudaThreadSynchronize() and cudaThreadExit() were aliases of the
+  # cudaDevice ones; the cudaDeviceProp fields are only printed or tested by
+  # host code, so any int field does for parsing.
   flags=(-std=c++14 -Icommon -Icuda/lud/common -Icuda/mummergpu/src
          -DcudaThreadSynchronize=cudaDeviceSynchronize
+         -DcudaThreadExit=cudaDeviceReset
          -DdeviceOverlap=asyncEngineCount -DclockRate=multiProcessorCount
          -DcomputeMode=major -isystem "$cuda/include/cccl") ;;
 cub)

@@ -140,8 +140,8 @@ struct TranslationUnitLaunches {
 /// the other files make of the kernels it analyses, by the rules above;
 /// only those that change what a kernel is analysed with, so a file with
 /// none is not analysed again.
-std::vector<ProjectLaunches>
-launchesFromElsewhere(const std::vector<const TranslationUnitLaunches *> &Units);
+std::vector<ProjectLaunches> launchesFromElsewhere(
+    const std::vector<const TranslationUnitLaunches *> &Units);
 
 } // namespace shmem
 

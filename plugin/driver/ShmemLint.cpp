@@ -13,6 +13,7 @@
 
 #include "AsmEscapeRewrite.h"
 #include "Baseline.h"
+#include "NvccSyntaxRewrite.h"
 #include "DriverOptions.h"
 #include "FindingEvidence.h"
 #include "NcuSourceReport.h"
@@ -165,6 +166,9 @@ struct JobResult {
   std::set<SourceLocation::UIntTy> AsmEscapes;
   std::map<std::string, std::vector<TextEdit>> DialectEdits;
   std::string RewriteWhy;
+  /// The parse failed where clang refused syntax nvcc accepts
+  /// (NvccSyntaxRewrite.h): the edits that write it as nvcc reads it.
+  std::map<std::string, std::vector<TextEdit>> SyntaxEdits;
   bool refusedDialect() const {
     return !RefusedShared.empty() || !AsmEscapes.empty();
   }
@@ -306,13 +310,17 @@ public:
 /// Prints clang's diagnostics and notes whether an error came from a file
 /// under \p Dir (the toolkit's headers), and where clang refused what the
 /// driver rewrites (an initialised __shared__ object, \p Refused; an
-/// inline-asm `%`, \p Escapes): not printed, nor their notes.
+/// inline-asm `%`, \p Escapes; syntax such as a launch chevron with blanks
+/// inside, whose edits go to \p Syntax): not printed, nor their notes.
 class ErrorPlaces : public DiagnosticConsumer {
 public:
   ErrorPlaces(DiagnosticConsumer &Next, llvm::StringRef Dir,
+              llvm::StringRef Directory,
               std::set<SourceLocation::UIntTy> &Refused,
-              std::set<SourceLocation::UIntTy> &Escapes)
-      : Next(Next), Dir(Dir), Refused(Refused), Escapes(Escapes) {}
+              std::set<SourceLocation::UIntTy> &Escapes,
+              std::map<std::string, std::vector<TextEdit>> &Syntax)
+      : Next(Next), Dir(Dir), Directory(Directory), Refused(Refused),
+        Escapes(Escapes), Syntax(Syntax) {}
   bool ErrorUnderDir = false;
 
   void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
@@ -326,6 +334,11 @@ public:
         Info.getID() == invalidAsmEscapeDiagnostic()) {
       (Info.getID() == refusedSharedInitDiagnostic() ? Refused : Escapes)
           .insert(Info.getLocation().getRawEncoding());
+      Quiet = true;
+      return;
+    }
+    if (L == DiagnosticsEngine::Error &&
+        addNvccSyntaxEdits(Info, Directory, Syntax)) {
       Quiet = true;
       return;
     }
@@ -345,9 +358,10 @@ public:
 
 private:
   DiagnosticConsumer &Next;
-  std::string Dir;
+  std::string Dir, Directory;
   std::set<SourceLocation::UIntTy> &Refused;
   std::set<SourceLocation::UIntTy> &Escapes;
+  std::map<std::string, std::vector<TextEdit>> &Syntax;
   bool Quiet = false;
 };
 
@@ -521,8 +535,8 @@ static bool parseOnce(const FileJob &Job, const ProjectPass &Pass,
   DiagnosticOptions DiagOpts;
   DiagOpts.ShowColors = ColorDiagnostics;
   TextDiagnosticPrinter Printer(Msg, DiagOpts);
-  ErrorPlaces Places(Printer, Job.ToolkitInclude, R.RefusedShared,
-                     R.AsmEscapes);
+  ErrorPlaces Places(Printer, Job.ToolkitInclude, Job.Directory,
+                     R.RefusedShared, R.AsmEscapes, R.SyntaxEdits);
   Tool.setDiagnosticConsumer(&Places);
   LintActionFactory F(Job, Pass, R, Msg);
   int RC = Tool.run(&F);
@@ -539,34 +553,57 @@ static bool parseAndAnalyse(const FileJob &Job, const ProjectPass &Pass,
       filesFor(VfsOverlay, Msg);
   if (!Files)
     return false;
-  if (!parseOnce(Job, Pass, Args, Files, ColorDiagnostics, R, Msg,
-                 ToolkitError))
-    return false;
-  if (!R.refusedDialect())
-    return true;
-  // Again, with what clang refused written as nvcc reads it.
-  std::string Why = R.RewriteWhy;
-  RewrittenFiles Rewritten;
-  if (!Why.empty() ||
-      !Rewritten.build(Files, std::move(R.DialectEdits), Job.Directory,
-                       Why)) {
-    Msg << "shmem-lint: error: " << Why << "\n";
-    return false;
+  // Parsed again with what clang refused written as nvcc reads it: first
+  // syntax (which fails the parse), then __shared__ objects and asm escapes
+  // (found in the parsed AST). Each rewrite lies over the files of
+  // the one before, and findings are taken back through all of them.
+  std::vector<RewrittenFiles> Rewrites;
+  for (;;) {
+    std::string Said;
+    llvm::raw_string_ostream Out(Said);
+    bool Parsed =
+        parseOnce(Job, Pass, Args, Files, ColorDiagnostics, R, Out,
+                  ToolkitError);
+    std::map<std::string, std::vector<TextEdit>> Edits;
+    std::string Why;
+    // Refused syntax is an error clang counts but the consumer hides, so
+    // the parse may read as a success; nothing was analysed.
+    const bool Syntax = !R.SyntaxEdits.empty();
+    if (Syntax) {
+      // What clang said after the refusal is about its recovery.
+      Edits = std::move(R.SyntaxEdits);
+    } else {
+      Msg << Said;
+      if (!Parsed)
+        return false;
+      if (!R.refusedDialect())
+        break;
+      Edits = std::move(R.DialectEdits);
+      Why = R.RewriteWhy;
+    }
+    if (Rewrites.size() == 2) { // Not one the rewrites could reach.
+      Msg << "shmem-lint: error: '" << Job.File << "': clang still refuses "
+          << (Syntax                    ? "syntax nvcc accepts"
+              : R.RefusedShared.empty() ? "an inline-asm string"
+                                        : "a __shared__ object")
+          << " after the rewrite\n";
+      return false;
+    }
+    Rewrites.emplace_back();
+    if (!Why.empty() ||
+        !Rewrites.back().build(Files, std::move(Edits), Job.Directory, Why)) {
+      Msg << "shmem-lint: error: " << Why << "\n";
+      return false;
+    }
+    Files = Rewrites.back().files();
+    R.RefusedShared.clear();
+    R.AsmEscapes.clear();
+    R.DialectEdits.clear();
+    R.SyntaxEdits.clear();
+    R.RewriteWhy.clear();
   }
-  R.RefusedShared.clear();
-  R.AsmEscapes.clear();
-  R.DialectEdits.clear();
-  if (!parseOnce(Job, Pass, Args, Rewritten.files(), ColorDiagnostics, R,
-                 Msg, ToolkitError))
-    return false;
-  Rewritten.toOriginal(R.Findings, R.Gaps);
-  if (R.refusedDialect()) { // Not one the rewrite could reach.
-    Msg << "shmem-lint: error: '" << Job.File << "': clang still refuses "
-        << (R.RefusedShared.empty() ? "an inline-asm string"
-                                    : "a __shared__ object")
-        << " after the rewrite\n";
-    return false;
-  }
+  for (auto It = Rewrites.rbegin(); It != Rewrites.rend(); ++It)
+    It->toOriginal(R.Findings, R.Gaps);
   return true;
 }
 

@@ -308,5 +308,6 @@ __device__ long long clock64(void);
 #define SHMEM_LINT_CACHE_HINTS_ALL 1
 #include "shmem_lint_cache_hints.h"
 #include "shmem_lint_host_math.h"
+#include "shmem_lint_common_functions.h"
 
 #endif /* SHMEM_LINT_CUDA_H */

@@ -8,5 +8,6 @@
 #include "shmem_lint_minmax.h"
 #include "shmem_lint_cache_hints.h"
 #include "shmem_lint_host_math.h"
+#include "shmem_lint_common_functions.h"
 
 #endif /* SHMEM_LINT_TOOLKIT_H */
