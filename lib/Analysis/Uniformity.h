@@ -5,9 +5,11 @@
 // call) it works out how widely the value is shared:
 //
 //   GridUniform   the same in every thread of the launch: constants, template
-//                 arguments, kernel parameters, blockDim, gridDim;
+//                 arguments, kernel parameters, blockDim, gridDim, loads of
+//                 global memory at grid-uniform addresses;
 //   BlockUniform  the same in every thread of a block: blockIdx, loads from
-//                 uniform addresses, __syncthreads_count/_and/_or;
+//                 block-uniform addresses (and from shared memory, one word
+//                 per block), __syncthreads_count/_and/_or;
 //   WarpUniform   the same in every lane of a warp: threadIdx.x / 32 when
 //                 blockDim.x is a multiple of 32, __ballot_sync(~0u, p);
 //   Varying       may differ between the lanes of a warp: threadIdx.x,

@@ -212,6 +212,13 @@ private:
     /// For Memory: read-only for the whole launch (__constant__, const
     /// globals), so loads from a uniform address are grid-uniform.
     bool ReadOnly = false;
+    /// For Memory: global memory, one word per launch at one address (a
+    /// __device__ variable, or through a pointer the kernel receives and
+    /// never changes), unlike a __shared__ variable, which is one word per
+    /// block: threads that load one word in one interval of grid barriers
+    /// load one value unless a thread writes it there, a race. So a load
+    /// at a grid-uniform address is grid-uniform.
+    bool Global = false;
     /// For Temporary: the expression whose value the temporary holds.
     const clang::Expr *Init = nullptr;
   };
@@ -295,6 +302,12 @@ private:
   //===--------------------------------------------------------------------===//
 
   Location deref(const UniformityValue &P);
+
+  /// Whether \p Base is a pointer parameter of the kernel being analysed
+  /// that its body never changes: it points into global memory (a kernel
+  /// argument cannot point into a block's shared memory).
+  bool isKernelPointerArgument(const clang::Expr *Base);
+  llvm::DenseMap<const clang::VarDecl *, bool> KernelPointerArguments;
 
   static bool isReadOnlyGlobal(const clang::VarDecl *V) {
     return V->hasAttr<clang::CUDAConstantAttr>() ||

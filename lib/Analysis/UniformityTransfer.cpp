@@ -13,6 +13,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -128,6 +129,65 @@ UniformityValue FunctionAnalyzer::withPerThread(UniformityValue V,
 // Locations: reads and writes
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Whether a function body changes a variable: assigns, increments or
+/// decrements it, takes its address or binds a reference to it.
+class ChangesVariable : public RecursiveASTVisitor<ChangesVariable> {
+public:
+  explicit ChangesVariable(const VarDecl *V) : V(V) {}
+  bool Changed = false;
+  bool names(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    Changed |= B->isAssignmentOp() && names(B->getLHS());
+    return !Changed;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    Changed |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               names(U->getSubExpr());
+    return !Changed;
+  }
+  bool VisitVarDecl(VarDecl *D) {
+    Changed |= D->getType()->isReferenceType() && D->getInit() &&
+               !D->getType()->getPointeeType().isConstQualified() &&
+               names(D->getInit());
+    return !Changed;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    // Passed by non-const reference.
+    const FunctionDecl *FD = C->getDirectCallee();
+    for (unsigned I = 0; FD && I < C->getNumArgs() && I < FD->getNumParams();
+         ++I) {
+      QualType T = FD->getParamDecl(I)->getType();
+      Changed |= T->isReferenceType() &&
+                 !T->getPointeeType().isConstQualified() &&
+                 names(C->getArg(I));
+    }
+    return !Changed;
+  }
+
+private:
+  const VarDecl *V;
+};
+} // namespace
+
+bool FunctionAnalyzer::isKernelPointerArgument(const Expr *Base) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || !F->hasAttr<CUDAGlobalAttr>() || P->getDeclContext() != F ||
+      !P->getType()->isPointerType() || !F->getBody())
+    return false;
+  auto [It, New] = KernelPointerArguments.try_emplace(P, false);
+  if (New) {
+    ChangesVariable C(P);
+    C.TraverseStmt(F->getBody());
+    It->second = !C.Changed;
+  }
+  return It->second;
+}
+
 FunctionAnalyzer::Location FunctionAnalyzer::deref(const UniformityValue &P) {
   Location L;
   if (P.PointsToLocal) {
@@ -179,6 +239,7 @@ FunctionAnalyzer::Location FunctionAnalyzer::location(const Expr *E) {
       return L;
     }
     L.ReadOnly = isReadOnlyGlobal(V);
+    L.Global = !V->hasAttr<CUDASharedAttr>();
     return L;
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -198,8 +259,13 @@ FunctionAnalyzer::Location FunctionAnalyzer::location(const Expr *E) {
     // An element of a __constant__ or const global array.
     if (const auto *DRE =
             dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
         L.ReadOnly = !V->hasLocalStorage() && isReadOnlyGlobal(V);
+        L.Global = !V->hasLocalStorage() && !V->hasAttr<CUDASharedAttr>() &&
+                   V->getType()->isArrayType();
+      }
+    L.Global |= L.K == Location::Memory &&
+                isKernelPointerArgument(ASE->getBase());
     return L;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -208,15 +274,23 @@ FunctionAnalyzer::Location FunctionAnalyzer::location(const Expr *E) {
       L.ReadOnly = isReadOnlyGlobal(V);
       return L;
     }
-    if (ME->isArrow())
-      return deref(get(ME->getBase()));
+    if (ME->isArrow()) {
+      Location L = deref(get(ME->getBase()));
+      L.Global =
+          L.K == Location::Memory && isKernelPointerArgument(ME->getBase());
+      return L;
+    }
     Location L = location(ME->getBase());
     L.Whole = false;
     return L;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref)
-      return deref(get(UO->getSubExpr()));
+    if (UO->getOpcode() == UO_Deref) {
+      Location L = deref(get(UO->getSubExpr()));
+      L.Global =
+          L.K == Location::Memory && isKernelPointerArgument(UO->getSubExpr());
+      return L;
+    }
   }
   if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
     Location L;
@@ -269,8 +343,8 @@ UniformityValue FunctionAnalyzer::read(const Location &L, const Expr *LV) {
   if (LV->getType().isVolatileQualified())
     return UniformityValue::varying(Level::Varying,
                                     VarianceSource::VolatileLoad, LV);
-  UniformityValue V = uniform(L.ReadOnly ? Level::GridUniform
-                                         : Level::BlockUniform);
+  UniformityValue V = uniform(L.ReadOnly || L.Global ? Level::GridUniform
+                                                     : Level::BlockUniform);
   if (!L.ReadOnly)
     V.Source = {VarianceSource::MemoryLoad, LV, nullptr};
   if (L.Address.Level > V.Level) {

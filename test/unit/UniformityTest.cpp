@@ -164,21 +164,37 @@ TEST(Uniformity, WarpGranularityFollowsTheBlockShape) {
 }
 
 TEST(Uniformity, Memory) {
+  // One word of global memory is one value for the launch (in[0], a
+  // __device__ variable); a __shared__ word one per block.
   EXPECT_EQ(probe(R"cu(
     __constant__ int table[4];
+    __device__ int counter;
     __global__ void k(const int *in, volatile int *flag) {
       __shared__ int s[256];
       probe(in[threadIdx.x]);
       probe(in[blockIdx.x]);
       probe(in[0]);
+      probe(*in);
       probe(table[2]);
+      probe(counter);
       probe(s[threadIdx.x]);
       probe(s[0]);
       probe(flag[0]);
       probe(atomicAdd(&s[0], 1));
     })cu"),
-            (std::vector<L>{Vary, Block, Block, Grid, Vary, Block, Vary,
-                            Vary}));
+            (std::vector<L>{Vary, Block, Grid, Grid, Grid, Grid, Vary, Block,
+                            Vary, Vary}));
+  // A kernel pointer the body moves, or a local pointer (which may point
+  // into shared memory): block-uniform at best.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in, const int *moved) {
+      __shared__ int s[256];
+      moved += blockIdx.x;
+      probe(moved[0]);
+      const int *p = threadIdx.y ? in : s;
+      probe(p[0]);
+    })cu"),
+            (std::vector<L>{Block, Block}));
 }
 
 TEST(Uniformity, Collectives) {
