@@ -282,6 +282,21 @@ void FunctionAnalyzer::visit(const Stmt *S) {
               specialRegister(*cuda::specialRegisterSpan(*Reg), Asm));
         return;
       }
+    // `bfind.u32 %0, %1;` (cuda-samples' cdpBitonicSort rounds a length
+    // up with it): a function of the operands, as uniform as they are.
+    if (cuda::asmComputesOnly(Asm->getAsmString())) {
+      UniformityValue V = uniform();
+      for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
+        V = UniformityValue::join(V, get(Asm->getInputExpr(I)));
+      for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+        if (Asm->isOutputPlusConstraint(I))
+          V = UniformityValue::join(V, get(Asm->getOutputExpr(I)));
+      V.PerThread = nullptr;
+      V.PointsToLocal = nullptr;
+      for (const Expr *O : Asm->outputs())
+        write(location(O), V);
+      return;
+    }
     for (const Expr *O : Asm->outputs())
       write(location(O), UniformityValue::varying(
                              Level::Varying, VarianceSource::Opaque, Asm));

@@ -614,3 +614,23 @@ TEST(CudaModel, SpecialRegisters) {
       "mov.u32 %0, %%laneid; add.u32 %0, %0, 1;"));
   EXPECT_FALSE(cuda::asmSpecialRegisterMove("elect.sync %0|%1, %2;"));
 }
+
+TEST(CudaModel, AsmThatOnlyComputes) {
+  EXPECT_TRUE(cuda::asmComputesOnly("bfind.u32 %0, %1;"));
+  EXPECT_TRUE(cuda::asmComputesOnly("prmt.b32 %0, %1, %2, 0x5410;"));
+  EXPECT_TRUE(cuda::asmComputesOnly(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n selp.u32 %0, 1, 0, p;\n}"));
+  EXPECT_TRUE(cuda::asmComputesOnly("cvt.rn.f16x2.f32 %0, %2, %1; // pack"));
+  EXPECT_TRUE(cuda::asmComputesOnly("mov.b32 %[out], %[in];"));
+  // Special registers, nvcc's lone `%` or clang's `%%`.
+  EXPECT_FALSE(cuda::asmComputesOnly("mov.u32 %0, %%laneid;"));
+  EXPECT_FALSE(cuda::asmComputesOnly("mov.u32 %0, %laneid;"));
+  EXPECT_FALSE(cuda::asmComputesOnly("add.u32 %0, %1, %%tid.x;"));
+  // Memory, lanes, clocks, barriers.
+  EXPECT_FALSE(cuda::asmComputesOnly("ld.global.u32 %0, [%1];"));
+  EXPECT_FALSE(cuda::asmComputesOnly("shfl.sync.bfly.b32 %0, %1, 1, 31, -1;"));
+  EXPECT_FALSE(cuda::asmComputesOnly("atom.add.u32 %0, [%1], 1;"));
+  EXPECT_FALSE(
+      cuda::asmComputesOnly("bfind.u32 %0, %1; ld.shared.u32 %0, [%0];"));
+  EXPECT_FALSE(cuda::asmComputesOnly(""));
+}

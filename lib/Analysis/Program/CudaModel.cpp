@@ -838,6 +838,50 @@ std::optional<std::string> asmSpecialRegisterMove(StringRef T) {
   return Src.str();
 }
 
+bool asmComputesOnly(StringRef T) {
+  // An operand is `%0` or `%[name]` (a modifier letter may come first:
+  // `%c0`). `%%` is clang's spelling of a PTX `%`, and a `%` before a name
+  // nvcc's: a special register or one the asm declares, either of which
+  // may be per thread.
+  for (size_t I = T.find('%'); I != StringRef::npos; I = T.find('%', I)) {
+    StringRef Rest = T.drop_front(I + 1);
+    if (Rest.starts_with("%"))
+      return false;
+    size_t Name = Rest.find_if_not([](char C) { return llvm::isAlpha(C); });
+    if (Name == StringRef::npos || Name > 1 ||
+        !(llvm::isDigit(Rest[Name]) || Rest[Name] == '['))
+      return false;
+    I += 1 + Name;
+  }
+  static const llvm::StringSet<> Pure = {
+      "add",  "sub",  "mul",  "mad",   "mul24", "mad24", "sad",  "div",
+      "rem",  "abs",  "neg",  "min",   "max",   "popc",  "clz",  "bfind",
+      "fns",  "brev", "bfe",  "bfi",   "szext", "bmsk",  "dp4a", "dp2a",
+      "and",  "or",   "xor",  "not",   "cnot",  "lop3",  "shf",  "shl",
+      "shr",  "prmt", "setp", "set",   "selp",  "slct",  "cvt",  "mov",
+      "fma",  "rcp",  "sqrt", "rsqrt", "sin",   "cos",   "lg2",  "ex2",
+      "tanh", "copysign", "testp", "addc", "subc", "madc"};
+  SmallVector<StringRef, 8> Statements;
+  T.split(Statements, ';');
+  bool Any = false;
+  for (StringRef S : Statements) {
+    // Comments, braces, register declarations and guards say nothing of
+    // the instruction.
+    S = S.take_until([](char C) { return C == '/'; });
+    S = S.trim(" \t\n\r{}");
+    if (S.empty() || S.starts_with(".reg"))
+      continue;
+    if (S.starts_with("@"))
+      S = S.drop_until([](char C) { return C == ' ' || C == '\t'; }).ltrim();
+    StringRef Op = S.take_until(
+        [](char C) { return C == '.' || C == ' ' || C == '\t'; });
+    if (!Pure.contains(Op))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
 std::optional<MbarrierArrive> mbarrierArriveOf(const CallExpr *Call) {
   std::string Name = calleeName(Call);
   StringRef N = Name;

@@ -305,6 +305,14 @@ std::optional<RegisterSpan> specialRegisterSpan(llvm::StringRef Name);
 /// for nvcc's lone `%`); its name without the `%`.
 std::optional<std::string> asmSpecialRegisterMove(llvm::StringRef AsmText);
 
+/// Whether inline asm \p AsmText only computes its outputs from its
+/// operands: every instruction is register arithmetic, comparison,
+/// selection, conversion or a move between operands (`bfind.u32 %0, %1;`,
+/// `prmt.b32`, `lop3.b32`, `cvt.rn.f16.f32`), and it names no special
+/// register (`%%laneid`). Such an asm's outputs are as uniform as its
+/// inputs; one that loads, exchanges between lanes or reads a clock is not.
+bool asmComputesOnly(llvm::StringRef AsmText);
+
 /// Whether \p T is the driver API's tensor map (`CUtensorMap`), however
 /// qualified or referred to.
 bool isTensorMapType(clang::QualType T);
