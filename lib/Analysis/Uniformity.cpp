@@ -137,13 +137,32 @@ UniformityValue UniformityValue::join(const UniformityValue &A,
   // A lane symmetry both sides have survives any combination of them.
   R.LaneXor = A.laneXor() & B.laneXor();
   R.WarpInvariant = A.warpInvariant() && B.warpInvariant();
+  auto [SA, LA] = A.shifted();
+  auto [SB, LB] = B.shifted();
+  R.Shift = nullptr;
+  R.ShiftLevel = UniformityLevel::GridUniform;
+  if (SA && SB && *SA == *SB) {
+    R.Shift = A.Shift ? A.Shift : A.PerThread;
+    R.ShiftLevel = std::max(LA, LB);
+  }
   return R;
+}
+
+std::pair<const LaneValue *, UniformityLevel>
+UniformityValue::shifted() const {
+  if (Shift)
+    return {Shift.get(), ShiftLevel};
+  if (PerThread && Level > UniformityLevel::BlockUniform)
+    return {PerThread.get(), UniformityLevel::GridUniform};
+  return {nullptr, UniformityLevel::GridUniform};
 }
 
 bool UniformityValue::sameAs(const UniformityValue &O) const {
   return Level == O.Level && PointsToLocal == O.PointsToLocal &&
          laneXor() == O.laneXor() && warpInvariant() == O.warpInvariant() &&
-         samePerThread(PerThread, O.PerThread);
+         samePerThread(PerThread, O.PerThread) &&
+         samePerThread(Shift, O.Shift) &&
+         (!Shift || ShiftLevel == O.ShiftLevel);
 }
 
 void UniformityValue::normalize() {

@@ -160,6 +160,15 @@ struct UniformityValue {
   /// For values that vary between warps (see warpInvariant()): lane l holds
   /// the same value in every warp.
   bool WarpInvariant = false;
+  /// For a value that varies: it is a part of level ShiftLevel plus these
+  /// exact per-thread values (`base + threadIdx.x`, base not known). Two
+  /// values with one Shift differ by that level, and so does the outcome
+  /// of comparing them: `for (t = base + tid; t < end + tid; t += C)` runs
+  /// equally often in every thread (ggml's rwkv_wkv_f32). Kept through
+  /// adding or subtracting what has no Shift, and by joins of two values
+  /// with the same one; dropped by everything else.
+  std::shared_ptr<const LaneValue> Shift;
+  UniformityLevel ShiftLevel = UniformityLevel::GridUniform;
 
   static UniformityValue uniform(UniformityLevel L = UniformityLevel::GridUniform) {
     UniformityValue V;
@@ -181,6 +190,9 @@ struct UniformityValue {
                               const UniformityValue &B);
   /// Equal as lattice elements (the source is only explanation).
   bool sameAs(const UniformityValue &O) const;
+  /// The per-thread part and the level of the rest, as Shift says: a value
+  /// with exact per-thread values that vary is its own shift of a constant.
+  std::pair<const LaneValue *, UniformityLevel> shifted() const;
 
   bool isBlockUniform() const { return Level <= UniformityLevel::BlockUniform; }
   /// The lane offsets under which the value is the same (all for a

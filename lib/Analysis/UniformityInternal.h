@@ -357,6 +357,12 @@ private:
   UniformityValue unary(const clang::UnaryOperator *UO, bool Effects);
 
   static std::optional<LaneValue::Op> laneOp(clang::BinaryOperatorKind K);
+  /// Sets \p V's Shift (UniformityValue::Shift) for \p L op \p Rv: kept by
+  /// adding or subtracting a value without one; a difference or comparison
+  /// of two values with one Shift is as uniform as their other parts.
+  static void shiftedArith(clang::BinaryOperatorKind K,
+                           const UniformityValue &L, const UniformityValue &Rv,
+                           UniformityValue &V);
 
   /// L op R, exactly per thread when both sides are known per thread.
   UniformityValue arith(clang::BinaryOperatorKind K, const UniformityValue &L,

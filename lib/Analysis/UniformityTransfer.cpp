@@ -75,6 +75,8 @@ std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
 }
 
 UniformityValue FunctionAnalyzer::convert(UniformityValue V, QualType T) {
+  if (V.Shift && !T->isIntegralOrEnumerationType())
+    V.Shift = nullptr;
   if (!V.PerThread)
     return V;
   T = T.getCanonicalType();
@@ -403,6 +405,7 @@ UniformityValue FunctionAnalyzer::joinChildren(const Stmt *S) {
     if (const auto *CE = dyn_cast_or_null<Expr>(C))
       V = UniformityValue::join(V, get(CE));
   V.PerThread = nullptr;
+  V.Shift = nullptr;
   V.PointsToLocal = nullptr;
   return V;
 }
@@ -601,18 +604,21 @@ UniformityValue FunctionAnalyzer::unary(const UnaryOperator *UO, bool Effects) {
   }
   case UO_Minus: {
     UniformityValue V = get(Sub);
+    V.Shift = nullptr;
     if (V.PerThread)
       return convert(withPerThread(V, -*V.PerThread), UO->getType());
     return V;
   }
   case UO_Not: {
     UniformityValue V = get(Sub);
+    V.Shift = nullptr;
     if (V.PerThread)
       return convert(withPerThread(V, V.PerThread->bitNot()), UO->getType());
     return V;
   }
   case UO_LNot: {
     UniformityValue V = get(Sub);
+    V.Shift = nullptr;
     if (V.PerThread)
       return withPerThread(V, V.PerThread->logicalNot());
     V.PointsToLocal = nullptr;
@@ -620,6 +626,45 @@ UniformityValue FunctionAnalyzer::unary(const UnaryOperator *UO, bool Effects) {
   }
   default:
     return get(Sub);
+  }
+}
+
+void FunctionAnalyzer::shiftedArith(BinaryOperatorKind K,
+                                    const UniformityValue &L,
+                                    const UniformityValue &Rv,
+                                    UniformityValue &V) {
+  V.Shift = nullptr;
+  auto [SL, LL] = L.shifted();
+  auto [SR, LR] = Rv.shifted();
+  bool Same = SL && SR && *SL == *SR;
+  // A rest that varies says nothing the level does not.
+  auto Keep = [&](const UniformityValue &From, Level Rest) {
+    if (Rest == Level::Varying)
+      return;
+    V.Shift = From.Shift ? From.Shift : From.PerThread;
+    V.ShiftLevel = Rest;
+  };
+  switch (K) {
+  case BO_Add: case BO_AddAssign:
+    if (SL && !SR)
+      Keep(L, std::max(LL, Rv.Level));
+    else if (SR && !SL)
+      Keep(Rv, std::max(LR, L.Level));
+    return;
+  case BO_Sub: case BO_SubAssign:
+    if (SL && !SR)
+      Keep(L, std::max(LL, Rv.Level));
+    [[fallthrough]];
+  case BO_LT: case BO_LE: case BO_GT: case BO_GE: case BO_EQ: case BO_NE:
+    // One per-thread part on both sides: it cancels.
+    if (Same && std::max(LL, LR) < V.Level) {
+      V.Level = std::max(LL, LR);
+      V.LaneXor = 1;
+      V.WarpInvariant = false;
+    }
+    return;
+  default:
+    return;
   }
 }
 
@@ -649,6 +694,7 @@ UniformityValue FunctionAnalyzer::arith(BinaryOperatorKind K,
                                         const UniformityValue &Rv,
                                         QualType OperandTy, QualType ResultTy) {
   UniformityValue V = UniformityValue::join(L, Rv);
+  shiftedArith(K, L, Rv, V);
   // Pointer arithmetic keeps pointing into the same local variable.
   V.PointsToLocal = L.PointsToLocal ? L.PointsToLocal : Rv.PointsToLocal;
   if (!L.PerThread || !Rv.PerThread ||

@@ -461,6 +461,28 @@ TEST(Uniformity, Loops) {
             (std::vector<L>{Grid, Grid, Vary, Vary}));
 }
 
+TEST(Uniformity, SharedPerThreadPartsCancel) {
+  // base + tid and end + tid differ by a uniform amount in every thread,
+  // through the loop's increment too; 2 * tid, -tid and a per-thread step
+  // do not cancel against + tid.
+  EXPECT_EQ(probe(R"cu(
+    __global__ void k(const int *in, int base, int end, int C) {
+      const int tid = threadIdx.x;
+      for (int t = base + tid; t < end + tid; t += C)
+        probe(t < end + tid);
+      int u = base + tid;
+      probe(u - (end + tid));
+      probe(u < end + 2 * tid);
+      probe(base - tid < end + tid);
+      int v = base + tid;
+      for (int j = 0; j < 4; ++j)
+        v += tid;
+      probe(v < end + tid);
+      probe(in[0] + tid == in[1] + tid);
+    })cu"),
+            (std::vector<L>{Grid, Grid, Vary, Vary, Vary, Grid}));
+}
+
 TEST(Uniformity, ScopedLocals) {
   // Locals leave the dataflow state where their scope ends. Variables
   // declared by a for, if or switch header live through the whole
