@@ -414,6 +414,66 @@ public:
     return P && P->getDeclContext() == F ? P : nullptr;
   }
 
+  /// `params.block_dims` in a helper whose parameter `params` holds the
+  /// launch's configuration (ggml's `ggml_cuda_kernel_launch(kernel,
+  /// launch_params, args...)`): the parameter and the field.
+  static std::pair<const ParmVarDecl *, const FieldDecl *>
+  parameterFieldOf(const Expr *E, const FunctionDecl *F) {
+    E = skipTemporaries(E);
+    // The launch's copy of the field.
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+        Copy && Copy->getNumArgs() == 1)
+      E = skipTemporaries(Copy->getArg(0));
+    const auto *M = dyn_cast<MemberExpr>(E);
+    const auto *Field = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+    const ParmVarDecl *P = Field ? parameterOf(M->getBase(), F) : nullptr;
+    if (!P)
+      return {nullptr, nullptr};
+    return {P, Field};
+  }
+
+  /// What the caller's \p E (an object of the helper's configuration type)
+  /// holds in \p Field: the argument its constructor copies into the field
+  /// (`ggml_cuda_kernel_launch_params(grid, block, 0, stream)`, directly or
+  /// through a local variable initialised so), or the aggregate's element.
+  /// None when it is built or changed otherwise.
+  static const Expr *fieldValue(const Expr *E, const FieldDecl *Field) {
+    E = skipTemporaries(E);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+          V && V->hasLocalStorage() && V->getInit() &&
+          V->getType().isConstQualified())
+        E = skipTemporaries(V->getInit());
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return Field->getFieldIndex() < IL->getNumInits()
+                 ? IL->getInit(Field->getFieldIndex())
+                 : nullptr;
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE)
+      return nullptr;
+    // A copy of a temporary (before C++17's guaranteed elision).
+    if (CE->getConstructor()->isCopyOrMoveConstructor() &&
+        CE->getNumArgs() == 1)
+      return fieldValue(CE->getArg(0), Field);
+    for (const CXXCtorInitializer *I : CE->getConstructor()->inits()) {
+      if (I->getMember() != Field)
+        continue;
+      const Expr *Init = skipTemporaries(I->getInit());
+      // The field's copy constructor over the constructor's parameter.
+      if (const auto *Copy = dyn_cast<CXXConstructExpr>(Init);
+          Copy && Copy->getNumArgs() == 1)
+        Init = skipTemporaries(Copy->getArg(0));
+      const auto *DRE = dyn_cast<DeclRefExpr>(Init->IgnoreParenImpCasts());
+      const auto *P =
+          DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+      if (!P || P->getDeclContext() != CE->getConstructor() ||
+          P->getFunctionScopeIndex() >= CE->getNumArgs())
+        return nullptr;
+      return CE->getArg(P->getFunctionScopeIndex());
+    }
+    return nullptr;
+  }
+
   bool resolveHelperLaunch(const PointerLaunch &L) {
     const auto *KernelParm = dyn_cast<ParmVarDecl>(L.Ptr);
     const auto *Helper =
@@ -422,18 +482,25 @@ public:
     if (!Helper || Helper->hasAttr<CUDAGlobalAttr>())
       return false;
     const ParmVarDecl *BlockParm = parameterOf(L.BlockArg, Helper);
+    auto [ConfigParm, BlockField] = parameterFieldOf(L.BlockArg, Helper);
     unsigned KI = KernelParm->getFunctionScopeIndex();
     for (const CallExpr *C : Pointers.callsOf(Helper))
       if (KI < C->getNumArgs())
         for (const FunctionDecl *K : Pointers.kernelsOf(C->getArg(KI)))
           argumentsUnseen(K);
-    if (!BlockParm)
+    if (!BlockParm && !ConfigParm)
       return true;
-    unsigned BI = BlockParm->getFunctionScopeIndex();
-    for (const CallExpr *C : Pointers.callsOf(Helper))
-      if (KI < C->getNumArgs() && BI < C->getNumArgs())
-        for (const FunctionDecl *K : Pointers.kernelsOf(C->getArg(KI)))
-          addLaunch(K, C->getArg(BI), C->getBeginLoc());
+    unsigned BI = (BlockParm ? BlockParm : ConfigParm)->getFunctionScopeIndex();
+    for (const CallExpr *C : Pointers.callsOf(Helper)) {
+      if (KI >= C->getNumArgs() || BI >= C->getNumArgs())
+        continue;
+      const Expr *Block = BlockParm ? C->getArg(BI)
+                                    : fieldValue(C->getArg(BI), BlockField);
+      if (!Block)
+        continue;
+      for (const FunctionDecl *K : Pointers.kernelsOf(C->getArg(KI)))
+        addLaunch(K, Block, C->getBeginLoc());
+    }
     return true;
   }
 

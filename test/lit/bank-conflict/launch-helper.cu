@@ -38,3 +38,53 @@ void run(float *out) {
   launchKernel(kernel, 1, threads, out);
   launchComputed(computedBlock, 2, out);
 }
+
+// A helper that takes the launch's configuration as one object (ggml's
+// `ggml_cuda_kernel_launch(kernel, launch_params, args...)`): the block is
+// what the object's constructor copies into the field the launch reads,
+// from the call's argument or a const local it initialises.
+struct LaunchParams {
+  dim3 blocks;
+  dim3 threads;
+  unsigned shmem;
+  LaunchParams(const dim3 &b, const dim3 &t, unsigned s)
+      : blocks(b), threads(t), shmem(s) {}
+};
+
+template <typename Kernel, typename... Args>
+void launchWith(Kernel kernel, const LaunchParams &p, Args... args) {
+  kernel<<<p.blocks, p.threads, p.shmem>>>(args...);
+}
+
+template <typename T>
+__global__ void throughParams(T *out) {
+  __shared__ T s[32][32];
+  out[threadIdx.x] = s[threadIdx.x][threadIdx.y];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 32-way bank conflict
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 32x8 threads (launch at line [[@LINE+21]]){{$}}
+}
+
+__global__ void throughTemporary(float *out) {
+  __shared__ float s[64][32];
+  out[threadIdx.x] = s[threadIdx.x][0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 32-way bank conflict
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 64 threads (launch at line [[@LINE+15]]){{$}}
+}
+
+// A configuration the caller may change after building it: no shape.
+__global__ void changedParams(float *out) {
+  __shared__ float s[128][32];
+  out[threadIdx.x] = s[threadIdx.x][0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 32-way bank conflict
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: analysed for a block of 128 threads (x = 128 assumed
+}
+
+void runWithParams(float *out, int n) {
+  dim3 block(32, 8, 1);
+  const LaunchParams params = LaunchParams(dim3(n), block, 0);
+  launchWith(throughParams<float>, params, out);
+  launchWith(throughTemporary, LaunchParams(dim3(n), dim3(64), 0), out);
+  LaunchParams later(dim3(n), dim3(64), 0);
+  later.threads = dim3(n);
+  launchWith(changedParams, later, out);
+}
