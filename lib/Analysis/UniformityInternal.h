@@ -41,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -307,7 +308,8 @@ private:
   /// that its body never changes: it points into global memory (a kernel
   /// argument cannot point into a block's shared memory).
   bool isKernelPointerArgument(const clang::Expr *Base);
-  llvm::DenseMap<const clang::VarDecl *, bool> KernelPointerArguments;
+  /// What the kernel's body may change (walker::ModifiedVars), once asked.
+  std::optional<std::set<const clang::VarDecl *>> KernelModified;
 
   static bool isReadOnlyGlobal(const clang::VarDecl *V) {
     return V->hasAttr<clang::CUDAConstantAttr>() ||

@@ -7,13 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "UniformityInternal.h"
+#include "Walker/ModifiedVars.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -131,63 +131,18 @@ UniformityValue FunctionAnalyzer::withPerThread(UniformityValue V,
 // Locations: reads and writes
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Whether a function body changes a variable: assigns, increments or
-/// decrements it, takes its address or binds a reference to it.
-class ChangesVariable : public RecursiveASTVisitor<ChangesVariable> {
-public:
-  explicit ChangesVariable(const VarDecl *V) : V(V) {}
-  bool Changed = false;
-  bool names(const Expr *E) const {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == V;
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    Changed |= B->isAssignmentOp() && names(B->getLHS());
-    return !Changed;
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    Changed |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-               names(U->getSubExpr());
-    return !Changed;
-  }
-  bool VisitVarDecl(VarDecl *D) {
-    Changed |= D->getType()->isReferenceType() && D->getInit() &&
-               !D->getType()->getPointeeType().isConstQualified() &&
-               names(D->getInit());
-    return !Changed;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    // Passed by non-const reference.
-    const FunctionDecl *FD = C->getDirectCallee();
-    for (unsigned I = 0; FD && I < C->getNumArgs() && I < FD->getNumParams();
-         ++I) {
-      QualType T = FD->getParamDecl(I)->getType();
-      Changed |= T->isReferenceType() &&
-                 !T->getPointeeType().isConstQualified() &&
-                 names(C->getArg(I));
-    }
-    return !Changed;
-  }
-
-private:
-  const VarDecl *V;
-};
-} // namespace
-
 bool FunctionAnalyzer::isKernelPointerArgument(const Expr *Base) {
   const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
   const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
   if (!P || !F->hasAttr<CUDAGlobalAttr>() || P->getDeclContext() != F ||
       !P->getType()->isPointerType() || !F->getBody())
     return false;
-  auto [It, New] = KernelPointerArguments.try_emplace(P, false);
-  if (New) {
-    ChangesVariable C(P);
-    C.TraverseStmt(F->getBody());
-    It->second = !C.Changed;
+  if (!KernelModified) {
+    walker::ModifiedVars M;
+    M.TraverseStmt(F->getBody());
+    KernelModified = std::move(M.Vars);
   }
-  return It->second;
+  return !KernelModified->count(P);
 }
 
 FunctionAnalyzer::Location FunctionAnalyzer::deref(const UniformityValue &P) {
