@@ -163,6 +163,22 @@ static void collectDefs(const Stmt *S, const FunctionDecl *F,
   }
 }
 
+llvm::ArrayRef<const VarDecl *>
+FunctionSkeleton::branchDefs(unsigned BI) const {
+  std::optional<VarList> &Out = BranchDefs[BI];
+  if (!Out) {
+    Out.emplace();
+    llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+    const llvm::BitVector &Region = Branches[BI].Region;
+    for (unsigned ID : DefBlocks)
+      if (Region.test(ID))
+        for (const VarDecl *V : DefsOfBlock[ID])
+          if (Seen.insert(V).second)
+            Out->push_back(V);
+  }
+  return *Out;
+}
+
 std::unique_ptr<FunctionSkeleton>
 buildSkeleton(const FunctionDecl *F, const KernelCFG &K, ASTContext &Ctx,
               unsigned WarpSize) {
@@ -208,14 +224,11 @@ buildSkeleton(const FunctionDecl *F, const KernelCFG &K, ASTContext &Ctx,
   S->Branches = BR.branches();
   S->BranchOfBlock = BR.branchOfBlock();
   S->JoinOf = BR.joinOf();
+  for (unsigned ID = 0; ID < N; ++ID)
+    if (!S->DefsOfBlock[ID].empty())
+      S->DefBlocks.push_back(ID);
+  S->BranchDefs.resize(S->Branches.size());
   for (const BranchInfo &BI : S->Branches) {
-    auto &Out = S->BranchDefs.emplace_back();
-    llvm::SmallPtrSet<const VarDecl *, 8> Defs;
-    for (unsigned ID : BI.Region.set_bits())
-      for (const VarDecl *V : S->DefsOfBlock[ID])
-        if (Defs.insert(V).second)
-          Out.push_back(V);
-
     const CFGBlock *B = BI.Block;
     const Stmt *T = B->getTerminatorStmt();
     if (const auto *FS = dyn_cast<ForStmt>(BI.Construct);
@@ -377,7 +390,7 @@ FunctionAnalyzer::State FunctionAnalyzer::joinedEntryState(const CFGBlock *B) {
     if (C.Level == Level::GridUniform)
       continue;
     bool Exit = Br.LeavesLoop && Br.Loop;
-    for (const VarDecl *V : Sk.BranchDefs[BI]) {
+    for (const VarDecl *V : Sk.branchDefs(BI)) {
       In.forgetElements(V);
       UniformityValue Taint = uniform(C.Level);
       // Threads that agree on the condition take the same path: lanes of

@@ -73,8 +73,15 @@ struct FunctionSkeleton {
   llvm::ArrayRef<llvm::SmallVector<unsigned, 2>> JoinOf;
   /// By block ID: the local variables the block may assign.
   std::vector<llvm::SmallVector<const clang::VarDecl *, 4>> DefsOfBlock;
-  /// By branch: the variables assigned in its region.
-  std::vector<llvm::SmallVector<const clang::VarDecl *, 8>> BranchDefs;
+  /// The variables assigned in branch \p BI's region, in block order.
+  /// Asked only of branches whose condition is not grid-uniform, so found
+  /// then, once: over every branch of a large kernel (nested loops over
+  /// thousands of blocks) it was the largest part of building this.
+  llvm::ArrayRef<const clang::VarDecl *> branchDefs(unsigned BI) const;
+  /// The blocks that assign a variable, by ascending ID.
+  std::vector<unsigned> DefBlocks;
+  using VarList = llvm::SmallVector<const clang::VarDecl *, 8>;
+  mutable std::vector<std::optional<VarList>> BranchDefs;
   /// The statement whose end ends each local's scope: the compound
   /// statement that declares it, or the for, if, while or switch whose
   /// init or condition does. Parameters have none.
