@@ -138,6 +138,10 @@ const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                              void **args, size_t sharedMem,
                              cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+                                        dim3 blockDim, void **args,
+                                        size_t sharedMem = 0,
+                                        cudaStream_t stream = 0);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
 }
 /* The driver API's tensor maps (cuda.h), for TMA: the encode call says the
