@@ -300,6 +300,7 @@ __device__ float expf(float);
 __device__ float sqrtf(float);
 __device__ float rsqrtf(float);
 __device__ float fabsf(float);
+__device__ float roundf(float);
 __device__ float __fdividef(float, float);
 __device__ int __popc(unsigned);
 __device__ int __clz(int);
