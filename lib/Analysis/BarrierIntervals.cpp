@@ -42,6 +42,9 @@ bool LoopRelation::admits(int64_t KA, int64_t KB) const {
   if ((KnownA && OnlyA >= 0 && KA != OnlyA) ||
       (KnownB && OnlyB >= 0 && KB != OnlyB))
     return false;
+  if ((KnownA && KA < 64 && !(MaskA >> KA & 1)) ||
+      (KnownB && KB < 64 && !(MaskB >> KB & 1)))
+    return false;
   // Relative states count from the iteration the tag started in, which the
   // two share only when both are in the loop.
   if (InA && InB && KnownA && KnownB && IsRel(A) && IsRel(B) &&
@@ -61,36 +64,64 @@ struct EdgeEvent {
 
 /// What a barrier-free path from a tag's source did to each loop it
 /// crossed, sorted by loop. Loops it never touched are Rel0: the source is
-/// in them.
+/// in them. Source narrows the iterations of the loop the source can be in
+/// (bit k: iteration k), from the branches the path took whose sides the
+/// walker saw taken in some iterations only (an unrolled loop's
+/// `if (k < n-1) __syncthreads();`).
 struct Crossing {
-  std::vector<std::pair<unsigned, IterState>> Loops;
+  struct Entry {
+    unsigned Loop;
+    IterState State;
+    uint64_t Source = ~uint64_t(0);
+    bool operator<(const Entry &O) const {
+      return std::tie(Loop, State, Source) <
+             std::tie(O.Loop, O.State, O.Source);
+    }
+    bool operator==(const Entry &O) const {
+      return Loop == O.Loop && State == O.State && Source == O.Source;
+    }
+  };
+  std::vector<Entry> Loops;
 
   bool operator<(const Crossing &O) const { return Loops < O.Loops; }
+  const Entry *find(unsigned Loop) const {
+    for (const Entry &C : Loops)
+      if (C.Loop == Loop)
+        return &C;
+    return nullptr;
+  }
   IterState get(unsigned Loop) const {
-    for (const auto &C : Loops)
-      if (C.first == Loop)
-        return C.second;
-    return IterState::Rel0;
+    const Entry *E = find(Loop);
+    return E ? E->State : IterState::Rel0;
+  }
+  uint64_t source(unsigned Loop) const {
+    const Entry *E = find(Loop);
+    return E ? E->Source : ~uint64_t(0);
   }
   void erase(unsigned Loop) {
     for (auto It = Loops.begin(); It != Loops.end(); ++It)
-      if (It->first == Loop) {
+      if (It->Loop == Loop) {
         Loops.erase(It);
         return;
       }
   }
-  void set(unsigned Loop, IterState S) {
-    for (auto &C : Loops)
-      if (C.first == Loop) {
-        C.second = S;
-        return;
-      }
-    Loops.insert(std::upper_bound(Loops.begin(), Loops.end(),
-                                  std::make_pair(Loop, S),
-                                  [](const auto &X, const auto &Y) {
-                                    return X.first < Y.first;
-                                  }),
-                 {Loop, S});
+  Entry &at(unsigned Loop) {
+    for (Entry &C : Loops)
+      if (C.Loop == Loop)
+        return C;
+    auto It = std::upper_bound(
+        Loops.begin(), Loops.end(), Loop,
+        [](unsigned L, const Entry &X) { return L < X.Loop; });
+    return *Loops.insert(It, Entry{Loop, IterState::Rel0});
+  }
+  void set(unsigned Loop, IterState S) { at(Loop).State = S; }
+  /// Keeps only the source iterations in \p Mask; false when none is left.
+  bool narrowSource(unsigned Loop, uint64_t Mask) {
+    if (Mask == ~uint64_t(0))
+      return true;
+    Entry &E = at(Loop);
+    E.Source &= Mask;
+    return E.Source != 0;
   }
 
   void apply(const EdgeEvent &E) {
@@ -117,7 +148,7 @@ struct Crossing {
       // iteration (and when the loop is the source's, the source's
       // iteration in its own instance is free: Rel0 for the source side).
       // Knowing that it is the first test lets a known condition stop it.
-      set(E.Loop, IterState::Abs0);
+      at(E.Loop) = Entry{E.Loop, IterState::Abs0};
       break;
     }
   }
@@ -158,6 +189,12 @@ struct BarrierIntervals::Graph {
     int Source = -1; ///< A branch source started on this edge.
     /// The false edge of this loop's condition (a global loop index).
     int CondExit = -1;
+    /// A side of a branch in an unrolled loop (a global loop index) that
+    /// the walker saw taken only in the iterations of GuardIters.
+    int GuardLoop = -1;
+    uint64_t GuardIters = ~uint64_t(0);
+    /// Whether crossing the edge can change a tag.
+    bool transforms() const { return !Events.empty() || GuardLoop >= 0; }
     /// Numbered once the graph is built, for the transitions of crossings.
     unsigned Id = 0;
   };
@@ -510,6 +547,34 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       return false;
     return Index == 0 ? !O->TakenTrue : !O->TakenFalse;
   };
+  // The iterations of an unrolled loop in which some thread took side
+  // \p Index of B's branch in context \p C, when only some did (the same
+  // exact facts as Untaken): the edge is then guarded by them.
+  auto Guard = [&](unsigned C, const CFGBlock *B, unsigned Index,
+                   Graph::Edge &E) {
+    const Graph::Context &Cx = G->Contexts[C];
+    const Stmt *Term = B->getTerminatorStmt();
+    if (Cx.FC->hasGoto() || B->succ_size() != 2 ||
+        !isa_and_nonnull<IfStmt, AbstractConditionalOperator, BinaryOperator>(
+            Term))
+      return;
+    const KernelTrace::BranchOutcomes *O = T.branchOutcomes(Term, Cx.Stack);
+    if (!O || !O->Exact)
+      return;
+    uint64_t Iters = O->iterationsTaking(Index);
+    if (Iters == ~uint64_t(0))
+      return;
+    // The loop is in this function or a caller's, around the call.
+    for (int X = int(C); X >= 0; X = G->Contexts[X].Parent) {
+      const Graph::Context &Xc = G->Contexts[X];
+      for (unsigned I = 0; I < Xc.FC->loops().size(); ++I)
+        if (Xc.FC->loops()[I].L == O->IterLoop) {
+          E.GuardLoop = int(Xc.LoopIndex[I]);
+          E.GuardIters = Iters;
+          return;
+        }
+    }
+  };
   for (unsigned C = 0; C < G->Contexts.size(); ++C) {
     Graph::Context &Cx = G->Contexts[C];
     for (unsigned ID = 0; ID < Cx.FC->numBlocks(); ++ID) {
@@ -542,6 +607,7 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
           continue;
         Graph::Edge E;
         E.To = Cx.Chain[S->getBlockID()].front();
+        Guard(C, B, Index, E);
         for (unsigned L = 0; L < Cx.FC->loops().size(); ++L) {
           const KernelCFG::Loop &Lp = Cx.FC->loops()[L];
           bool InP = Lp.Body.test(B->getBlockID());
@@ -626,12 +692,37 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
 
 int BarrierIntervals::Graph::cross(const Edge &E, unsigned C,
                                    const std::vector<LoopData> &Loops) {
-  if (E.Events.empty())
+  if (!E.transforms())
     return int(C);
   auto [It, New] = Transitions.try_emplace(uint64_t(E.Id) << 32 | C, -1);
   if (!New)
     return It->second;
   Crossing X = Crossings[C];
+  if (E.GuardLoop >= 0) {
+    // The branch is in the source's iteration (Rel0) or the next (Rel1),
+    // or in the first or second iteration after the tag entered the loop.
+    unsigned L = unsigned(E.GuardLoop);
+    switch (X.get(L)) {
+    case IterState::Rel0:
+      if (!X.narrowSource(L, E.GuardIters))
+        return -1;
+      break;
+    case IterState::Rel1:
+      if (!X.narrowSource(L, E.GuardIters >> 1))
+        return -1;
+      break;
+    case IterState::Abs0:
+      if (!(E.GuardIters & 1))
+        return -1;
+      break;
+    case IterState::Abs1:
+      if (!(E.GuardIters & 2))
+        return -1;
+      break;
+    default:
+      break;
+    }
+  }
   bool Last = false;
   if (E.CondExit >= 0) {
     // Leaving through the condition at test k after entering (Abs0, Abs1),
@@ -736,7 +827,7 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
         WithEdge.set(unsigned(E.Source));
         Plain = &WithEdge;
       }
-      if (E.Events.empty()) {
+      if (!E.transforms()) {
         // Plain tags stay plain: forward the bits the target lacks.
         Flow::Bits New;
         New.intersectWithComplement(*Plain, F->Plain[E.To]);
@@ -791,12 +882,14 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   std::sort(All.begin(), All.end());
   All.erase(std::unique(All.begin(), All.end()), All.end());
 
-  std::set<std::pair<std::vector<std::tuple<unsigned, int, int>>, int>> Seen;
+  std::set<std::pair<
+      std::vector<std::tuple<unsigned, int, int, uint64_t, uint64_t>>, int>>
+      Seen;
   auto Add = [&](const Crossing *TA, const Crossing *TB,
                  Concurrency::Ordering O) {
     Concurrency C;
     C.Order = O;
-    std::vector<std::tuple<unsigned, int, int>> Key;
+    std::vector<std::tuple<unsigned, int, int, uint64_t, uint64_t>> Key;
     for (unsigned L : All) {
       LoopRelation R;
       R.Loop = L;
@@ -804,7 +897,26 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       R.InB = llvm::is_contained(LoopsB, L);
       R.A = TA ? TA->get(L) : IterState::Rel0;
       R.B = TB ? TB->get(L) : IterState::Rel0;
-      Key.emplace_back(L, int(R.A), int(R.B));
+      // The iterations a tag's branches left its source: A's or B's when
+      // it is the other's tag; with two branch tags, the branch's, from
+      // which each access is Rel0 or Rel1.
+      auto Shifted = [](uint64_t M, IterState S) -> uint64_t {
+        if (S == IterState::Rel0)
+          return M;
+        return S == IterState::Rel1 ? M << 1 : ~uint64_t(0);
+      };
+      if (!TA && TB)
+        R.MaskA = TB->source(L);
+      else if (TA && !TB)
+        R.MaskB = TA->source(L);
+      else if (TA && TB) {
+        uint64_t M = TA->source(L) & TB->source(L);
+        if (M != ~uint64_t(0)) {
+          R.MaskA = Shifted(M, R.A);
+          R.MaskB = Shifted(M, R.B);
+        }
+      }
+      Key.emplace_back(L, int(R.A), int(R.B), R.MaskA, R.MaskB);
       // One side's tag left the loop after the source's last iteration:
       // the other side, in the source's iteration or the next, is fixed
       // (the source is that side itself, or the branch both tags start at).

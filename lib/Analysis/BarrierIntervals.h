@@ -35,7 +35,11 @@
 // one every thread leaves at when the trip count is known; and a tag that
 // leaves through the condition one back edge after its source says the
 // source was in the last iteration (IterState::Last), which the loop
-// relation then requires of that access. A tag forgets a loop it leaves
+// relation then requires of that access. In a loop the walker unrolled, a
+// branch's side taken in some iterations only (`if (k < n-1)
+// __syncthreads();`) passes a tag only from those: the tag narrows its
+// source's iterations (Crossing's Source mask, the relation's MaskA/MaskB)
+// and dies when none is left. A tag forgets a loop it leaves
 // otherwise: the access it reaches outside is in no iteration of it, and
 // entering again starts a fresh instance, so the state could only tell
 // apart tags that mean the same (their number grew with every state of
@@ -98,6 +102,10 @@ struct LoopRelation {
   /// leaves the loop through its condition after that access and the
   /// walker knows the trip count; -1: no such constraint.
   int64_t OnlyA = -1, OnlyB = -1;
+  /// The iterations A (B) can be in (bit k: iteration k), when the path
+  /// between the two takes a branch's side that the walker saw taken in
+  /// some iterations of an unrolled loop only.
+  uint64_t MaskA = ~uint64_t(0), MaskB = ~uint64_t(0);
 
   /// Whether iteration \p KA of A and \p KB of B fit this relation (-1:
   /// that access's iteration is not being asked about).

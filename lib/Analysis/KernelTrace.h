@@ -411,13 +411,32 @@ struct KernelTrace {
   /// (every iteration of the loops around it): which sides some active
   /// thread took. Barrier intervals drop the CFG edge of a side no thread
   /// took (`if (blockDim.x > 32) __syncthreads();` with 256 threads), so
-  /// the facts must be exact: a visit with an approximate mask, in a
-  /// switch body (walked as straight-line code) or in a loop's condition
-  /// (whose last test an unrolled walk does not evaluate) clears Exact, and
+  /// the facts must be exact: a visit in a switch body (walked as
+  /// straight-line code), in a loop's condition (whose last test an
+  /// unrolled walk does not evaluate) or with an approximate mask clears
+  /// Exact, unless the condition has one value in every thread (and no
+  /// goto was walked): that side is then noted taken whichever threads
+  /// are really there, and
   /// a branch absent here (not walked in that context) keeps both edges.
+  ///
+  /// In an unrolled loop the sides can differ by iteration (`if (k < n-1)
+  /// __syncthreads();`, a barrier every iteration but the last): when the
+  /// branch is right inside the same unrolled loop at every visit,
+  /// IterLoop names it and IterTrue / IterFalse have bit k set when some
+  /// thread took that side in iteration k (of any visit of the loop).
   struct BranchOutcomes {
     bool TakenTrue = false, TakenFalse = false;
     bool Exact = true;
+    bool PerIteration = true;
+    const clang::Stmt *IterLoop = nullptr;
+    uint64_t IterTrue = 0, IterFalse = 0;
+    /// The iterations of IterLoop in which some thread took side \p Index
+    /// (0: true), or every one where that is not known.
+    uint64_t iterationsTaking(unsigned Index) const {
+      if (!PerIteration || !IterLoop)
+        return ~uint64_t(0);
+      return Index == 0 ? IterTrue : IterFalse;
+    }
   };
   using CallContext = std::vector<const clang::CallExpr *>;
   /// The call stacks the walk has been in, numbered as they were first

@@ -447,6 +447,62 @@ __global__ void k(const float *in) {
   ASSERT_TRUE(Dropped);
   EXPECT_FALSE(Dropped->Exact);
   EXPECT_FALSE(Dropped->TakenTrue); // Threads 0-31 were all dropped.
+  // A condition the same in every thread takes one side whichever threads
+  // are there: exact under that mask, and the side is taken.
+  Analysed Splat = analyse(R"(__device__ void tail(float *s, const float *in) {
+  for (int k = 0; k < 2; ++k)
+    if (in[__nvvm_read_ptx_sreg_tid_x()] > 0)
+      return;
+  if (__nvvm_read_ptx_sreg_ntid_x() > 32)
+    s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+}
+__global__ void k(const float *in) {
+  __shared__ float s[64];
+  tail(s, in);
+})",
+                           64);
+  const KernelTrace::BranchOutcomes *Uniform = branchOn(Splat, 5);
+  ASSERT_TRUE(Uniform);
+  EXPECT_TRUE(Uniform->Exact);
+  EXPECT_TRUE(Uniform->TakenTrue);
+  EXPECT_FALSE(Uniform->TakenFalse);
+}
+
+TEST(BarrierIntervalsTest, BranchSidesPerUnrolledIteration) {
+  Analysed A = analyse(R"(__device__ void step(float *s, int k) {
+  s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+  if (k + 1 < 4)
+    __syncthreads();
+}
+__global__ void k(int n) {
+  __shared__ float s[64];
+  for (int k = 0; k < 4; ++k) {
+    step(s, k);
+    if ((k == 1) | (__nvvm_read_ptx_sreg_tid_x() < 8))
+      s[0] = 0.0f;
+  }
+  for (int j = 0; j < n; ++j)
+    if (j < 1)
+      s[1] = 0.0f;
+})",
+                       64);
+  // In the callee, per iteration of the caller's loop: the barrier runs
+  // in iterations 0-2 and is skipped in 3.
+  const KernelTrace::BranchOutcomes *InCallee = branchOn(A, 3);
+  ASSERT_TRUE(InCallee);
+  EXPECT_TRUE(InCallee->PerIteration);
+  EXPECT_EQ(InCallee->iterationsTaking(0), 0x7u);
+  EXPECT_EQ(InCallee->iterationsTaking(1), 0x8u);
+  // Split by thread in every iteration, all of them in iteration 1.
+  const KernelTrace::BranchOutcomes *Split = branchOn(A, 10);
+  ASSERT_TRUE(Split);
+  EXPECT_EQ(Split->iterationsTaking(0), 0xfu);
+  EXPECT_EQ(Split->iterationsTaking(1), 0xdu);
+  // A loop walked symbolically has no iterations to tell apart.
+  const KernelTrace::BranchOutcomes *Symbolic = branchOn(A, 14);
+  ASSERT_TRUE(Symbolic);
+  EXPECT_FALSE(Symbolic->PerIteration);
+  EXPECT_EQ(Symbolic->iterationsTaking(1), ~uint64_t(0));
 }
 
 } // namespace

@@ -123,6 +123,9 @@ private:
   /// Inside code whose branches are walked otherwise than they run (a
   /// switch body, a loop's condition): their outcomes are not exact.
   unsigned InexactBranches = 0;
+  /// A goto was walked: threads that jump are not tracked, and what a
+  /// backward jump runs again sees other values than the walk did.
+  bool GotoWalked = false;
   unsigned Seq = 0;
   /// The expression being evaluated whose value is discarded (see
   /// evalDiscarded()).
@@ -320,6 +323,15 @@ private:
                   : int64_t(K);
     }
   };
+
+  /// The value of a branch or loop test that is the same in every thread,
+  /// whichever threads run it, when no goto has made the walk lose track
+  /// of where threads are (see GotoWalked).
+  std::optional<int64_t> uniformTest(const LaneValue &C) const {
+    if (GotoWalked || !C.isConcrete())
+      return std::nullopt;
+    return C.constants().splatValue();
+  }
 
   void noteLoop(const Stmt *L, const LoopVisit &V);
 

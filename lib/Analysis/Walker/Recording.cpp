@@ -53,25 +53,45 @@ void KernelWalker::noteBranch(const Stmt *S, const LaneValue &Cond) {
 
 void KernelWalker::noteOutcomes(const Stmt *S, const LaneValue &Cond) {
   KernelTrace::BranchOutcomes &O = T.Branches[{S, StackIds.back()}];
-  if (ActiveApprox || InexactBranches)
+  // An approximate mask may hold threads that are not there, or miss some
+  // that are (those that may have returned in a loop are all dropped after
+  // it). A condition with one value in every thread still takes one side
+  // only, whichever threads arrive: that side is then noted as taken, with
+  // or without active threads, and the facts stay exact. Not so after a
+  // goto, nor where the walk evaluates branches otherwise than they run.
+  std::optional<int64_t> Splat = uniformTest(Cond);
+  if (InexactBranches || (ActiveApprox && !Splat))
     O.Exact = false;
-  if (O.TakenTrue && O.TakenFalse)
+  // Per iteration of the unrolled loop right around the branch, which
+  // must be the same loop at every visit.
+  int K = LoopIterations.empty() ? -1 : LoopIterations.back();
+  if (O.PerIteration &&
+      (K < 0 || K >= 64 || (O.IterLoop && O.IterLoop != Loops.back())))
+    O.PerIteration = false;
+  uint64_t Bit = O.PerIteration ? uint64_t(1) << K : 0;
+  if (O.TakenTrue && O.TakenFalse &&
+      (!O.PerIteration || (O.IterTrue & O.IterFalse & Bit)))
     return;
+  bool True = false, False = false;
   if (!Cond.isConcrete()) {
-    if (anyActive())
-      O.TakenTrue = O.TakenFalse = true;
-    return;
+    True = False = anyActive();
+  } else if (std::optional<int64_t> V = Cond.constants().splatValue()) {
+    if (anyActive() || (ActiveApprox && Splat))
+      (*V ? True : False) = true;
+  } else {
+    Cond.constants().forEachWhile([&](unsigned I, int64_t X) {
+      if (Active[I])
+        (X ? True : False) = true;
+      return !(True && False);
+    });
   }
-  if (std::optional<int64_t> V = Cond.constants().splatValue()) {
-    if (anyActive())
-      (*V ? O.TakenTrue : O.TakenFalse) = true;
+  O.TakenTrue |= True;
+  O.TakenFalse |= False;
+  if (!O.PerIteration)
     return;
-  }
-  Cond.constants().forEachWhile([&](unsigned I, int64_t X) {
-    if (Active[I])
-      (X ? O.TakenTrue : O.TakenFalse) = true;
-    return !(O.TakenTrue && O.TakenFalse);
-  });
+  O.IterLoop = Loops.back();
+  O.IterTrue |= True ? Bit : 0;
+  O.IterFalse |= False ? Bit : 0;
 }
 
 void KernelWalker::noteLoop(const Stmt *L, const LoopVisit &V) {

@@ -143,6 +143,7 @@ void KernelWalker::walkStmt(const Stmt *S) {
   if (isa<GotoStmt>(S)) {
     // Unstructured: threads jumping are no longer tracked here.
     ActiveApprox = true;
+    GotoWalked = true;
     return;
   }
   for (const Stmt *C : S->children())
