@@ -298,16 +298,20 @@ private:
   struct LoopVisit {
     bool Reached = false, Exact = true, FirstTestHolds = true;
     int64_t Trips = -2; ///< As LoopOutcomes::Trips.
-    /// Test \p K (0: the first) gave \p C in the active threads.
+    /// Test \p K (0: the first) gave \p C in the active threads. As for
+    /// branches (noteOutcomes), a test with one value in every thread is
+    /// exact under an approximate mask, which may miss threads that are
+    /// there: it is then taken as reached.
     void test(const KernelWalker &W, unsigned K, const LaneValue &C) {
-      if (!W.anyActive())
+      std::optional<int64_t> Splat = W.uniformTest(C);
+      if (!W.anyActive() && !(W.ActiveApprox && Splat))
         return;
       if (K == 0)
         Reached = true;
-      if (W.ActiveApprox)
+      if (W.ActiveApprox && !Splat)
         Exact = false;
-      bool SomeLeave = !C.isConcrete();
-      if (!SomeLeave) {
+      bool SomeLeave = Splat ? !*Splat : !C.isConcrete();
+      if (!Splat && !SomeLeave) {
         const std::vector<char> &A = W.Active;
         C.constants().forEachWhile([&](unsigned I, int64_t X) {
           SomeLeave = SomeLeave || (A[I] && !X);

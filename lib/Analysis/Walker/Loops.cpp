@@ -211,10 +211,14 @@ void KernelWalker::walkLoop(const Stmt *L) {
   // Walked once for every iteration: only the first test is known, and
   // only when the counter's simulation gave it (it is the same in every
   // thread then).
-  if (Cond && !isa<DoStmt>(L) && anyActive()) {
+  // The simulated first test is the same in every thread: known under an
+  // approximate mask too (see LoopVisit::test).
+  bool SimulatedTest = FirstTest && !GotoWalked;
+  if (Cond && !isa<DoStmt>(L) &&
+      (anyActive() || (ActiveApprox && SimulatedTest))) {
     LoopVisit Visit;
     Visit.Reached = true;
-    Visit.Exact = !ActiveApprox;
+    Visit.Exact = !ActiveApprox || SimulatedTest;
     Visit.FirstTestHolds = FirstTest.value_or(false);
     Visit.Trips = FirstTest && !*FirstTest ? 0 : -1;
     noteLoop(L, Visit);
@@ -426,18 +430,21 @@ bool KernelWalker::tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
     // The last test, which ends the unrolled walk, is evaluated here: it
     // must fail in every thread still in the loop for the trip count to
     // be the one every thread leaving through the condition runs.
-    if (Visit.Reached && anyActive()) {
+    if (Visit.Reached && (anyActive() || ActiveApprox)) {
       LaneValue C =
           hasEffects(Cond) ? unknown("loop condition") : quietInt(Cond);
-      Visit.test(*this, unsigned(Seq->size()), C);
-      bool SomeStay = !C.isConcrete();
-      if (!SomeStay)
-        C.constants().forEachWhile([&](unsigned I, int64_t X) {
-          SomeStay = Active[I] && X;
-          return !SomeStay;
-        });
-      if (SomeStay)
-        Visit.Trips = -1;
+      std::optional<int64_t> Splat = uniformTest(C);
+      if (anyActive() || Splat) {
+        Visit.test(*this, unsigned(Seq->size()), C);
+        bool SomeStay = Splat ? bool(*Splat) : !C.isConcrete();
+        if (!SomeStay && !Splat)
+          C.constants().forEachWhile([&](unsigned I, int64_t X) {
+            SomeStay = Active[I] && X;
+            return !SomeStay;
+          });
+        if (SomeStay)
+          Visit.Trips = -1;
+      }
     }
     noteLoop(L, Visit);
     UnrollProduct /= Seq->size();
