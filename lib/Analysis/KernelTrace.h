@@ -405,7 +405,7 @@ struct KernelTrace {
   /// CFG's block terminators are): true when its condition had the same
   /// value in every active thread each time the walk reached it, so threads
   /// never split there. Branches the walk did not reach are absent.
-  std::map<const clang::Stmt *, bool> UniformBranch;
+  llvm::DenseMap<const clang::Stmt *, bool> UniformBranch;
   /// What the walk saw a branch do (an if, ?:, && or ||; keyed as
   /// UniformBranch) in one call context, over every time it reached it
   /// (every iteration of the loops around it): which sides some active
