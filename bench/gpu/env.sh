@@ -14,3 +14,5 @@ NCU=${NCU:-$(find_tool ncu)}
 CUOBJDUMP=${CUOBJDUMP:-$(find_tool cuobjdump)}
 SANITIZER=${SANITIZER:-$(find_tool compute-sanitizer)}
 PYTHON=${PYTHON:-$(command -v python3)}
+PTXAS=${PTXAS:-$(find_tool ptxas)}
+NVDISASM=${NVDISASM:-$(find_tool nvdisasm)}
