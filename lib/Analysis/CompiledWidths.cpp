@@ -65,6 +65,19 @@ bool shiftAligns(const LaneValue &Off, int64_t P) {
       [&](int64_t X) { return ((X - First) % P + P) % P == 0; });
 }
 
+/// Whether two accesses' call stacks are one, or differ in their last
+/// call only (two calls of one helper from one function, which nvcc inlines
+/// into straight-line code).
+bool siblingCalls(const std::vector<const clang::CallExpr *> &A,
+                  const std::vector<const clang::CallExpr *> &B) {
+  if (A.size() != B.size())
+    return false;
+  if (A.empty() || A == B)
+    return true;
+  return std::equal(A.begin(), A.end() - 1, B.begin()) &&
+         A.back()->getDirectCallee() == B.back()->getDirectCallee();
+}
+
 /// Whether \p B can continue a run that \p A ends: see the header. With
 /// \p Hidden, a step nvcc cannot see sets it and ends the run.
 bool continues(const SharedAccess &A, const SharedAccess &B,
@@ -75,7 +88,7 @@ bool continues(const SharedAccess &A, const SharedAccess &B,
       B.Address.DynamicShared != A.Address.DynamicShared ||
       B.ActiveApprox || A.ActiveApprox || B.Volatile || A.Volatile ||
       !B.Matrix.empty() || !A.Matrix.empty() || B.Async || A.Async ||
-      B.Active != A.Active || B.CallStack != A.CallStack ||
+      B.Active != A.Active || !siblingCalls(A.CallStack, B.CallStack) ||
       !sameUnrolledCopy(A, B, T))
     return false;
   if (Barriers.between(A.Seq, B.Seq))

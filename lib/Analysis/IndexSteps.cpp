@@ -10,7 +10,9 @@
 #include "Walker/ModifiedVars.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/FoldingSet.h"
 
 #include <algorithm>
@@ -37,9 +39,14 @@ struct Deps {
 /// One access's address, read as nvcc's vectoriser reads it.
 class AddressReader {
 public:
+  /// \p Calls, when given, are the inlined calls the access is in: a
+  /// parameter of one of them reads as its argument there, as it does for
+  /// nvcc once the calls are inlined.
   AddressReader(const ASTContext &Ctx, IndexSteps &Steps,
-                const std::set<const VarDecl *> &Varying, bool Flatten)
-      : Ctx(Ctx), Steps(Steps), Varying(Varying), Flatten(Flatten) {}
+                const std::set<const VarDecl *> &Varying, bool Flatten,
+                const std::vector<const CallExpr *> *Calls = nullptr)
+      : Ctx(Ctx), Steps(Steps), Varying(Varying), Flatten(Flatten),
+        Calls(Calls) {}
 
   /// False when an opaque operation mixes the varying variables with
   /// anything else; the first such operation's operator, if a binary one.
@@ -57,6 +64,7 @@ private:
   const std::set<const VarDecl *> &Varying;
   /// Whether `a[x / C][x % C]` reads as `x` (see the header).
   bool Flatten;
+  const std::vector<const CallExpr *> *Calls;
 
   static constexpr unsigned MaxDepth = 16;
 
@@ -72,13 +80,37 @@ private:
     return V->getInit();
   }
 
-  /// \p E through parentheses, casts and never-assigned locals.
+  /// The argument standing for a parameter of one of Calls that its
+  /// function never assigns, if any.
+  const Expr *argument(const VarDecl *V) {
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(V);
+    if (!Calls || !P || P->getType()->isReferenceType())
+      return nullptr;
+    const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+    if (!F || Steps.modifiedIn(F->getBody()).count(P))
+      return nullptr;
+    for (auto It = Calls->rbegin(); It != Calls->rend(); ++It) {
+      const CallExpr *CE = *It;
+      if (CE->getDirectCallee() != F)
+        continue;
+      // An operator called as a member takes its object as argument 0.
+      unsigned I = P->getFunctionScopeIndex() +
+                   (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(F));
+      return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+    }
+    return nullptr;
+  }
+
+  /// \p E through parentheses, casts, never-assigned locals and, with
+  /// Calls, the parameters of those calls.
   const Expr *resolve(const Expr *E, unsigned Depth) {
     while (E && Depth++ < MaxDepth) {
       E = E->IgnoreParenCasts();
       const auto *DRE = dyn_cast<DeclRefExpr>(E);
-      const Expr *Init =
-          DRE ? initialiser(dyn_cast<VarDecl>(DRE->getDecl())) : nullptr;
+      const VarDecl *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      const Expr *Init = V ? initialiser(V) : nullptr;
+      if (!Init && V)
+        Init = argument(V);
       if (!Init || Varying.count(dyn_cast<VarDecl>(DRE->getDecl())))
         return E;
       E = Init;
@@ -239,6 +271,21 @@ const std::set<const VarDecl *> &IndexSteps::modifiedIn(const Stmt *S) {
 }
 
 bool IndexSteps::stepVisible(const SharedAccess &A, const SharedAccess &B) {
+  // Accesses in two inlined calls (`copy(dst + i, ...); copy(dst + i + 1,
+  // ...)`) are straight-line code to nvcc once it inlines them: each
+  // address is read through its calls' arguments.
+  if (A.CallStack != B.CallStack) {
+    std::set<const VarDecl *> None;
+    HiddenBy.clear();
+    AddressReader RA(Ctx, *this, None, A.Width < 4, &A.CallStack);
+    RA.address(A.E);
+    AddressReader RB(Ctx, *this, None, A.Width < 4, &B.CallStack);
+    RB.address(B.E);
+    HiddenBy = !RA.Visible ? RA.HiddenBy : RB.HiddenBy;
+    std::sort(RA.Opaque.begin(), RA.Opaque.end());
+    std::sort(RB.Opaque.begin(), RB.Opaque.end());
+    return RA.Visible && RB.Visible && RA.Opaque == RB.Opaque;
+  }
   // What differs between the two: the variables of the loops whose
   // iteration differs (an unrolled run of one expression).
   std::set<const VarDecl *> Varying;

@@ -234,3 +234,39 @@ __global__ void rowSplit(const float *in) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 2-way bank conflict: {{.*}}(2 wavefronts instead of 1); nvcc keeps this thread's 2 adjacent stores of 's' apart because the '/' in the index hides that they are adjacent: {{.*}}one 64-bit store; {{.*}} [shmem-bank-conflict]
   }
 }
+
+// ggml_cuda_memcpy_1's use in fattn-vec: a float2 pair stored through two
+// calls of a copy helper, the second 8 bytes after the first. Inlined,
+// they are straight-line code, and ptxas emits one STS.128
+// (bench/gpu/triage/h200-ggml-sass.txt: common.cuh:813): 4 wavefronts,
+// the ideal, where two STS.64 would be 2-way.
+template <int N>
+__device__ __forceinline__ void copyBytes(void *__restrict__ dst,
+                                          const void *__restrict__ src) {
+  *(int2 *)dst = *(const int2 *)src;
+}
+// (helperPairHidden's second store:)
+// CHECK-MESSAGES: :[[@LINE-3]]:3: warning: 2-way bank conflict: lanes 0, 8 write 2 distinct words of 'KQ' in bank 0 (4 wavefronts instead of 2); nvcc keeps this thread's 2 adjacent stores of 'KQ' apart {{.*}} [shmem-bank-conflict]
+__global__ void __launch_bounds__(32) helperPair(const float2 *in,
+                                                 float *out) {
+  __shared__ float KQ[128];
+  float2 v[2] = {in[threadIdx.x * 2], in[threadIdx.x * 2 + 1]};
+  float2 *tmp = (float2 *)KQ;
+  copyBytes<8>(tmp + threadIdx.x * 2, &v[0]);
+  copyBytes<8>(tmp + threadIdx.x * 2 + 1, &v[1]);
+  __syncthreads();
+  out[threadIdx.x] = KQ[threadIdx.x];
+}
+
+// The second call's address through a remainder nvcc cannot see through:
+// two STS.64, each 2-way.
+__global__ void __launch_bounds__(32) helperPairHidden(const float2 *in,
+                                                       float *out) {
+  __shared__ float KQ[128];
+  float2 v[2] = {in[threadIdx.x * 2], in[threadIdx.x * 2 + 1]};
+  float2 *tmp = (float2 *)KQ;
+  copyBytes<8>(tmp + threadIdx.x * 2, &v[0]);
+  copyBytes<8>(tmp + (threadIdx.x * 2 + 1) % 64, &v[1]);
+  __syncthreads();
+  out[threadIdx.x] = KQ[threadIdx.x];
+}
