@@ -532,34 +532,36 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
     auto It = T.UniformBranch.find(Term);
     return It != T.UniformBranch.end() && It->second;
   };
-  // The side \p Index (0: true) of B's branch, which no thread takes in
-  // context Cx (KernelTrace::Branches): exact facts only, and a branch
-  // that some thread took at all (one no thread reached keeps both).
-  auto Untaken = [&](const Graph::Context &Cx, const CFGBlock *B,
-                     unsigned Index) {
+  // What the walker saw B's two-way branch do in context Cx
+  // (KernelTrace::Branches), when those facts are exact and the function
+  // has no goto; null otherwise.
+  auto ExactOutcomes = [&](const Graph::Context &Cx, const CFGBlock *B)
+      -> const KernelTrace::BranchOutcomes * {
     const Stmt *Term = B->getTerminatorStmt();
     if (Cx.FC->hasGoto() || B->succ_size() != 2 ||
         !isa_and_nonnull<IfStmt, AbstractConditionalOperator, BinaryOperator>(
             Term))
-      return false;
+      return nullptr;
     const KernelTrace::BranchOutcomes *O = T.branchOutcomes(Term, Cx.Stack);
-    if (!O || !O->Exact || (!O->TakenTrue && !O->TakenFalse))
+    return O && O->Exact ? O : nullptr;
+  };
+  // The side \p Index (0: true) of B's branch, which no thread takes in
+  // context Cx: a branch that some thread took at all (one no thread
+  // reached keeps both).
+  auto Untaken = [&](const Graph::Context &Cx, const CFGBlock *B,
+                     unsigned Index) {
+    const KernelTrace::BranchOutcomes *O = ExactOutcomes(Cx, B);
+    if (!O || (!O->TakenTrue && !O->TakenFalse))
       return false;
     return Index == 0 ? !O->TakenTrue : !O->TakenFalse;
   };
   // The iterations of an unrolled loop in which some thread took side
-  // \p Index of B's branch in context \p C, when only some did (the same
-  // exact facts as Untaken): the edge is then guarded by them.
+  // \p Index of B's branch in context \p C, when only some did: the edge is
+  // then guarded by them.
   auto Guard = [&](unsigned C, const CFGBlock *B, unsigned Index,
                    Graph::Edge &E) {
-    const Graph::Context &Cx = G->Contexts[C];
-    const Stmt *Term = B->getTerminatorStmt();
-    if (Cx.FC->hasGoto() || B->succ_size() != 2 ||
-        !isa_and_nonnull<IfStmt, AbstractConditionalOperator, BinaryOperator>(
-            Term))
-      return;
-    const KernelTrace::BranchOutcomes *O = T.branchOutcomes(Term, Cx.Stack);
-    if (!O || !O->Exact)
+    const KernelTrace::BranchOutcomes *O = ExactOutcomes(G->Contexts[C], B);
+    if (!O)
       return;
     uint64_t Iters = O->iterationsTaking(Index);
     if (Iters == ~uint64_t(0))
