@@ -86,7 +86,8 @@ bool continues(const SharedAccess &A, const SharedAccess &B,
   if (B.Kind != A.Kind || B.Width != A.Width ||
       B.Address.Base != A.Address.Base ||
       B.Address.DynamicShared != A.Address.DynamicShared ||
-      B.ActiveApprox || A.ActiveApprox || B.Volatile || A.Volatile ||
+      B.ActiveApprox != A.ActiveApprox ||
+      (A.ActiveApprox && A.Stretch != B.Stretch) || B.Volatile || A.Volatile ||
       !B.Matrix.empty() || !A.Matrix.empty() || B.Async || A.Async ||
       B.Active != A.Active || !siblingCalls(A.CallStack, B.CallStack) ||
       !sameUnrolledCopy(A, B, T))

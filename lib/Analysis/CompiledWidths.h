@@ -15,8 +15,10 @@
 // the rule covers):
 //  - a run of accesses that follow each other in the walk with no barrier
 //    and no other shared access between them, of one array, one kind (load
-//    or store), one element width, executed by the same threads, in one
-//    function or in two calls of one helper from one function (ggml's
+//    or store), one element width, executed by the same threads (the
+//    same active mask; where the walk knows the mask only approximately,
+//    after data-dependent exits, the same stretch of straight-line code,
+//    SharedAccess::Stretch), in one function or in two calls of one helper from one function (ggml's
 //    `ggml_cuda_memcpy_1(dst + i, ...)`, `(dst + i + 1, ...)`: one STS.128
 //    on the H200, bench/gpu/triage/h200-ggml-sass.txt), each address the
 //    previous one plus the element width in every thread, a step nvcc can

@@ -200,6 +200,12 @@ struct SharedAccess {
   /// iteration unknown stands for every iteration).
   std::vector<int> LoopIterations;
   unsigned Seq = 0; ///< Program order within the walk.
+  /// Accesses of one stretch run in the same threads whatever the active
+  /// mask says: no branch that splits the threads, no loop header, no
+  /// return, break, continue, case or label lies between them. The
+  /// iterations of an unrolled loop whose tests hold in every thread, and
+  /// the bodies of calls, are no boundary (nvcc inlines and unrolls them).
+  unsigned Stretch = 0;
   /// For element accesses to a shared array: the logical indexing.
   TileIndex Tile;
   /// An asynchronous copy from global memory (cp.async, LDGSTS): a store

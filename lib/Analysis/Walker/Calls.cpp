@@ -391,6 +391,7 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
   Frames.push_back(FrameState{std::vector<char>(N, 0), std::nullopt, true});
   std::vector<char> EntryActive = Active;
   bool EntryApprox = ActiveApprox;
+  StretchJoin Join(*this);
   walkStmt(Def->getBody());
   FrameState F = std::move(Frames.back());
   Frames.pop_back();

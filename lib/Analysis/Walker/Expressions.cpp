@@ -231,6 +231,8 @@ Value KernelWalker::eval(const Expr *E) {
 
 Value KernelWalker::evalUnder(const Expr *E, const LaneValue &Cond,
                               bool Sense) {
+  StretchJoin Join(*this);
+  splitBy(Cond);
   std::vector<char> Saved = Active;
   if (Cond.isConcrete())
     narrowActive(Cond, Sense);

@@ -127,6 +127,33 @@ private:
   /// backward jump runs again sees other values than the walk did.
   bool GotoWalked = false;
   unsigned Seq = 0;
+  /// The stretch of the walk being recorded (SharedAccess::Stretch): a
+  /// new one starts where the threads running may change, which the
+  /// active mask alone does not say when it is approximate.
+  unsigned Stretch = 0;
+  void newStretch() { ++Stretch; }
+  /// Code under test \p C runs in other threads than the code around it,
+  /// unless the test has one value in every thread (all or none run it).
+  void splitBy(const LaneValue &C) {
+    if (!uniformTest(C))
+      newStretch();
+  }
+  /// Around a construct (branch, loop, call): code after it runs in the
+  /// threads that ran before it only if nothing inside split them or
+  /// stopped some.
+  class StretchJoin {
+    KernelWalker &W;
+    unsigned Before;
+
+  public:
+    explicit StretchJoin(KernelWalker &W) : W(W), Before(W.Stretch) {}
+    StretchJoin(const StretchJoin &) = delete;
+    StretchJoin &operator=(const StretchJoin &) = delete;
+    ~StretchJoin() {
+      if (W.Stretch != Before)
+        W.newStretch();
+    }
+  };
   /// The expression being evaluated whose value is discarded (see
   /// evalDiscarded()).
   const Expr *Discarded = nullptr;

@@ -169,6 +169,7 @@ bool KernelWalker::uniformWhere(const LaneValue &V,
 }
 
 void KernelWalker::walkLoop(const Stmt *L) {
+  StretchJoin Join(*this);
   const Stmt *Body = nullptr;
   const Expr *Cond = nullptr, *Inc = nullptr;
   if (const auto *F = dyn_cast<ForStmt>(L)) {
@@ -465,6 +466,10 @@ void KernelWalker::walkLoopIteration(const Stmt *L, const Stmt *Body,
   LoopStates.push_back(LoopState());
   bool IsDo = isa<DoStmt>(L);
   bool Unsure = false;
+  // A loop walked once for all its iterations starts each at a join of
+  // its entry and its back edge.
+  if (Iteration < 0)
+    newStretch();
   if (!Cond)
     noteBranch(L, constant(1));
   if (Cond && !IsDo) {
@@ -472,6 +477,7 @@ void KernelWalker::walkLoopIteration(const Stmt *L, const Stmt *Body,
     LaneValue C = eval(Cond).Int;
     --InexactBranches;
     noteBranch(L, C);
+    splitBy(C);
     Unsure = !C.isConcrete();
     if (Visit)
       Visit->test(*this, unsigned(Iteration), C);
@@ -487,10 +493,12 @@ void KernelWalker::walkLoopIteration(const Stmt *L, const Stmt *Body,
   walkStmt(Body);
   Uncertain -= Unsure;
   const LoopState &LS = LoopStates.back();
-  if (!LS.Continued.empty())
+  if (!LS.Continued.empty()) {
+    newStretch(); // The threads that continued rejoin.
     for (unsigned I = 0; I < N; ++I)
       if (LS.Continued[I] && (LS.Broken.empty() || !LS.Broken[I]))
         Active[I] = 1;
+  }
   if (Inc)
     evalDiscarded(Inc);
   if (Cond && IsDo) {

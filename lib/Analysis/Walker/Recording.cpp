@@ -133,6 +133,7 @@ KernelWalker::recordAccess(const Expr *E, const PointerValue &P, AccessKind K,
   A.Type = Ty;
   A.Active = Active;
   A.ActiveApprox = ActiveApprox;
+  A.Stretch = Stretch;
   A.AfterExit = AnyExited;
   A.Stored = std::move(Stored);
   A.Volatile = Ty.isVolatileQualified();

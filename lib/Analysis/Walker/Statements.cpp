@@ -78,6 +78,10 @@ void KernelWalker::joinEnvs(const Env &Then, const Env &Else,
 void KernelWalker::walkStmt(const Stmt *S) {
   if (!S)
     return;
+  // Where control jumps to or from, the threads running change.
+  if (isa<ReturnStmt, ContinueStmt, BreakStmt, GotoStmt, SwitchCase,
+          LabelStmt>(S))
+    newStretch();
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *C : CS->body())
       walkStmt(C);
@@ -344,6 +348,7 @@ void KernelWalker::walkIf(const IfStmt *If) {
     walkVarDecl(CV);
   LaneValue Cond = eval(If->getCond()).Int;
   noteBranch(If, Cond);
+  StretchJoin Join(*this);
   std::vector<char> Entry = Active;
   bool EntryApprox = ActiveApprox;
 
@@ -378,6 +383,7 @@ void KernelWalker::walkIf(const IfStmt *If) {
     for (bool Sense : {false, true})
       knownParts(If->getCond(), Sense, Needs[Sense]);
   auto Narrow = [&](bool Sense) {
+    splitBy(Cond);
     Active = Entry;
     ActiveApprox = EntryApprox;
     if (Cond.isConcrete()) {
@@ -452,6 +458,8 @@ void KernelWalker::walkSwitch(const SwitchStmt *Sw) {
     walkStmt(Init);
   LaneValue Cond = eval(Sw->getCond()).Int;
   noteBranch(Sw, Cond);
+  StretchJoin Join(*this);
+  newStretch();
   bool Saved = ActiveApprox;
   if (!Cond.isUniform())
     ActiveApprox = true;

@@ -270,3 +270,46 @@ __global__ void __launch_bounds__(32) helperPairHidden(const float2 *in,
   __syncthreads();
   out[threadIdx.x] = KQ[threadIdx.x];
 }
+
+// The same pair after a data-dependent exit, as in ggml's fattn-vec: the
+// walk knows only approximately which threads are left, but both stores
+// run in one stretch of straight-line code, in the same threads whichever
+// they are, and ptxas merges them as before (no finding).
+__device__ __forceinline__ void store8(void *__restrict__ dst,
+                                       const void *__restrict__ src) {
+  *(int2 *)dst = *(const int2 *)src;
+}
+__global__ void __launch_bounds__(32) helperPairAfterExit(const float2 *in,
+                                                          float *out) {
+  __shared__ float KQ[128];
+  float2 v[2] = {in[threadIdx.x * 2], in[threadIdx.x * 2 + 1]};
+  if (v[0].x < 0.0f)
+    return;
+  float2 *tmp = (float2 *)KQ;
+  store8(tmp + threadIdx.x * 2, &v[0]);
+  store8(tmp + threadIdx.x * 2 + 1, &v[1]);
+  __syncthreads();
+  out[threadIdx.x] = KQ[threadIdx.x];
+}
+
+// A data-dependent branch between them: the second store runs in the
+// threads the data picks, in a block of its own, and nvcc cannot merge it
+// with the first: two STS.64, each 2-way.
+__device__ __forceinline__ void store8Split(void *__restrict__ dst,
+                                            const void *__restrict__ src) {
+  *(int2 *)dst = *(const int2 *)src;
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:3: warning: 2-way bank conflict: lanes 0, 8 write 2 distinct words of 'KQ' in bank 0 (4 wavefronts instead of 2){{.*}} [shmem-bank-conflict]
+__global__ void __launch_bounds__(32) helperPairSplit(const float2 *in,
+                                                      float *out) {
+  __shared__ float KQ[128];
+  float2 v[2] = {in[threadIdx.x * 2], in[threadIdx.x * 2 + 1]};
+  if (v[0].x < 0.0f)
+    return;
+  float2 *tmp = (float2 *)KQ;
+  store8Split(tmp + threadIdx.x * 2, &v[0]);
+  if (v[1].y > 0.0f)
+    store8Split(tmp + threadIdx.x * 2 + 1, &v[1]);
+  __syncthreads();
+  out[threadIdx.x] = KQ[threadIdx.x];
+}
