@@ -1,4 +1,4 @@
-//===- BarrierIntervals.h - Which shared accesses may run together -*- C++ -*-===//
+//===- BarrierIntervals.h - Which accesses may run together -----*- C++ -*-===//
 //
 // Two threads of a block can touch shared memory at the same time only
 // between the same two barriers. This analysis says, for two accesses of a
