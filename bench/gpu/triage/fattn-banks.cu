@@ -11,7 +11,9 @@
 //    padding meant to spread the rows puts every row on the same banks.
 //    The store is load_tile's last step (one 16-byte chunk per row, row =
 //    lane), the load the K step's (16 bytes of row i_KQ = lane). Twin: rows
-//    of 28 + 8 half2.
+//    of 28 + 8 half2. The load uses all four words of each int4: with two
+//    (h200-fattn-banks.txt, 2026-12-05) ptxas split it into 4-byte LDS,
+//    which is not the LDS.128 ggml's instance has.
 //  vecStore (fattn-vec.cuh:461 via common.cuh:813, flash_attn_ext_vec<64,
 //    1, BF16, Q4_0>): two adjacent float2 stores per lane, lanes 4 words
 //    apart; 2-way as two 8-byte stores, none if merged into one 16-byte
@@ -41,7 +43,7 @@ __global__ void __launch_bounds__(256) tileLoad(const int4 *g, float *out) {
 #pragma unroll
     for (int i0 = 0; i0 < 64; i0 += 32) {
       int4 v = KV_tmp[((i0 + threadIdx.x) * (28 + RowPad) + k) / 4];
-      acc += v.x ^ v.w;
+      acc += v.x ^ v.y ^ v.z ^ v.w; // All four: one LDS.128, as in ggml.
     }
   out[threadIdx.y * 32 + threadIdx.x] = float(acc);
 }
