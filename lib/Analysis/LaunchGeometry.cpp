@@ -13,6 +13,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 
@@ -291,7 +292,8 @@ public:
   }
 
   void addLaunch(const FunctionDecl *K, const Expr *BlockArg,
-                 SourceLocation Loc, const CallExpr *Config = nullptr) {
+                 SourceLocation Loc,
+                 std::optional<int64_t> DynamicBytes = std::nullopt) {
     if (!K)
       return;
     std::optional<PartialDim3> P = evaluatePartialDim3(BlockArg, Ctx);
@@ -316,26 +318,26 @@ public:
       Source += " of " + SM.getFilename(L).str();
     KernelLaunches &Into = Launched[K->getCanonicalDecl()];
     if (!P->complete()) {
-      addLaunchShape(Into.Partials,
-                     PartialLaunch{*P, Source, dynamicBytes(Config)});
+      addLaunchShape(Into.Partials, PartialLaunch{*P, Source, DynamicBytes});
       return;
     }
     BlockShape S;
     S.Block = Dim3{*P->Part[0], *P->Part[1], *P->Part[2]};
-    S.DynamicSharedBytes = dynamicBytes(Config);
+    S.DynamicSharedBytes = DynamicBytes;
     S.Source = Source;
     addLaunchShape(Into.Shapes, S);
   }
 
   /// The integer constants launch \p E passes \p K, merged into what the
   /// other launches passed.
-  void noteArguments(const FunctionDecl *K, const CallExpr *E) {
+  void noteArguments(const FunctionDecl *K, const CallExpr *E,
+                     unsigned First = 0) {
     std::vector<std::optional<int64_t>> Now;
     for (unsigned I = 0; I < K->getNumParams(); ++I) {
       std::optional<int64_t> V;
-      if (I < E->getNumArgs() &&
+      if (First + I < E->getNumArgs() &&
           K->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
-        V = constInt(E->getArg(I), Ctx);
+        V = constInt(E->getArg(First + I), Ctx);
       Now.push_back(V);
     }
     Launched[K->getCanonicalDecl()].addArguments(Now);
@@ -355,7 +357,7 @@ public:
       return true;
     const Expr *Block = Config->getArg(configOffset(Config) + 1);
     if (const FunctionDecl *K = E->getDirectCallee())
-      addLaunch(K, Block, E->getBeginLoc(), Config);
+      addLaunch(K, Block, E->getBeginLoc(), dynamicBytes(Config));
     else if (const VarDecl *Ptr =
                  KernelPointers::pointerVariable(E->getCallee()))
       PointerLaunches.push_back({Ptr, Block, E->getBeginLoc()});
@@ -374,7 +376,145 @@ public:
 
   bool VisitBinaryOperator(BinaryOperator *B) {
     Pointers.noteAssignment(B);
+    if (B->isAssignmentOp())
+      noteConfigWrite(B->getLHS(), B->getRHS(), B->getOperatorLoc(),
+                      B->getOpcode() == BO_Assign);
     return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
+      noteConfigWrite(Op->getArg(0), Op->getArg(1), Op->getOperatorLoc(),
+                      Op->getOperator() == OO_Equal);
+    return true;
+  }
+
+  // Launches through a configuration object, `cudaLaunchKernelEx(&cfg,
+  // kernel, args...)`: the block is what `cfg.blockDim` holds at the call,
+  // the last assignment to it before the call or the object's initialiser.
+  struct ConfigLaunch {
+    const VarDecl *Config;
+    const CallExpr *Call;
+    bool ArgumentsSeen; ///< The C++ overload (args from the third on).
+  };
+  std::vector<ConfigLaunch> ConfigLaunches;
+  /// A write to a field of a local configuration object: the field (null
+  /// for the whole object or a part of a field), its value when the write
+  /// assigns the whole field, and where.
+  struct ConfigWrite {
+    const FieldDecl *Field;
+    const Expr *Value;
+    SourceLocation Loc;
+  };
+  llvm::DenseMap<const VarDecl *, std::vector<ConfigWrite>> ConfigWrites;
+
+  static bool isLaunchConfig(QualType T) {
+    const auto *RD = T->getAsRecordDecl();
+    return RD && RD->getIdentifier() &&
+           (RD->getName() == "cudaLaunchConfig_st" ||
+            RD->getName() == "cudaLaunchConfig_t");
+  }
+
+  /// \p LHS = \p RHS (\p Plain: `=`, not a compound assignment): noted
+  /// when LHS is a local configuration object or one of its fields.
+  void noteConfigWrite(const Expr *LHS, const Expr *RHS, SourceLocation Loc,
+                       bool Plain) {
+    const Expr *E = LHS->IgnoreParenImpCasts();
+    const FieldDecl *Field = nullptr;
+    bool Part = false; // `cfg.blockDim.x = 64`
+    for (const auto *M = dyn_cast<MemberExpr>(E); M;
+         M = dyn_cast<MemberExpr>(E)) {
+      if (Field)
+        Part = true;
+      Field = dyn_cast<FieldDecl>(M->getMemberDecl());
+      E = M->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || !isLaunchConfig(V->getType()))
+      return;
+    ConfigWrites[V].push_back(
+        {Part ? nullptr : Field, Part || !Plain ? nullptr : RHS, Loc});
+  }
+
+  /// What \p Field of the local configuration \p V holds at \p Call, as
+  /// written in the source; null when not known: a write to a part of the
+  /// field or to the whole object, or the object passed elsewhere, makes
+  /// it unknown. Writes inside a loop after the call are not seen.
+  const Expr *configField(const VarDecl *V, StringRef Name,
+                          const CallExpr *Call) const {
+    const auto *RD = V->getType()->getAsRecordDecl();
+    const FieldDecl *Field = nullptr;
+    for (const FieldDecl *F : RD->fields())
+      if (F->getName() == Name)
+        Field = F;
+    if (!Field)
+      return nullptr;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const Expr *Last = nullptr;
+    SourceLocation LastLoc;
+    auto It = ConfigWrites.find(V);
+    if (It != ConfigWrites.end())
+      for (const ConfigWrite &W : It->second) {
+        if (W.Field && W.Field != Field)
+          continue;
+        if (!W.Field || !W.Value)
+          return nullptr; // The whole object, or a part of the field.
+        if (!SM.isBeforeInTranslationUnit(W.Loc, Call->getBeginLoc()))
+          continue;
+        if (!Last || SM.isBeforeInTranslationUnit(LastLoc, W.Loc))
+          Last = W.Value, LastLoc = W.Loc;
+      }
+    if (Last)
+      return Last;
+    const auto *IL = dyn_cast_or_null<InitListExpr>(
+        V->getInit() ? skipTemporaries(V->getInit()) : nullptr);
+    if (!IL || Field->getFieldIndex() >= IL->getNumInits())
+      return nullptr;
+    const Expr *Init = IL->getInit(Field->getFieldIndex());
+    return isa<ImplicitValueInitExpr>(Init) ? nullptr : Init;
+  }
+
+  /// A local configuration object whose address is taken (other than for
+  /// a launch) or that is bound to a non-const reference may be written
+  /// where this scan does not look: noted as a write of the whole object.
+  llvm::DenseSet<const UnaryOperator *> LaunchAddresses;
+  void noteEscape(const Expr *E, SourceLocation Loc) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (V && V->hasLocalStorage() && isLaunchConfig(V->getType()))
+      ConfigWrites[V].push_back({nullptr, nullptr, Loc});
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_AddrOf && !LaunchAddresses.count(U))
+      noteEscape(U->getSubExpr(), U->getOperatorLoc());
+    return true;
+  }
+  void noteConfigEscapes(const CallExpr *E, const FunctionDecl *FD) {
+    for (unsigned I = 0; I < E->getNumArgs() && I < FD->getNumParams(); ++I) {
+      QualType T = FD->getParamDecl(I)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        noteEscape(E->getArg(I), E->getBeginLoc());
+    }
+  }
+
+  void resolveConfigLaunches() {
+    for (const ConfigLaunch &L : ConfigLaunches) {
+      unsigned KernelArg = 1;
+      auto Kernels = kernelsNamed(L.Call->getArg(KernelArg));
+      const Expr *Block = configField(L.Config, "blockDim", L.Call);
+      std::optional<int64_t> Bytes;
+      if (const Expr *B = configField(L.Config, "dynamicSmemBytes", L.Call))
+        Bytes = constInt(B, Ctx);
+      for (const FunctionDecl *K : Kernels) {
+        if (L.ArgumentsSeen)
+          noteArguments(K, L.Call, /*First=*/2);
+        else
+          argumentsUnseen(K);
+        if (Block)
+          addLaunch(K, Block, L.Call->getBeginLoc(), Bytes);
+      }
+    }
   }
 
   bool VisitVarDecl(VarDecl *V) {
@@ -507,10 +647,30 @@ public:
   bool VisitCallExpr(CallExpr *E) {
     Pointers.noteCall(E);
     const FunctionDecl *FD = E->getDirectCallee();
-    if (!FD || !FD->getDeclName().isIdentifier() || E->getNumArgs() < 3)
+    if (!FD || !FD->getDeclName().isIdentifier())
       return true;
+    noteConfigEscapes(E, FD);
     StringRef N = FD->getName();
-    if (N != "cudaLaunchKernel" && N != "cudaLaunchCooperativeKernel")
+    if ((N == "cudaLaunchKernelEx" || N == "cudaLaunchKernelExC") &&
+        E->getNumArgs() >= 2) {
+      const auto *Addr =
+          dyn_cast<UnaryOperator>(E->getArg(0)->IgnoreParenImpCasts());
+      const auto *DRE =
+          Addr && Addr->getOpcode() == UO_AddrOf
+              ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens())
+              : nullptr;
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (V && V->hasLocalStorage() && isLaunchConfig(V->getType())) {
+        ConfigLaunches.push_back({V, E, N == "cudaLaunchKernelEx"});
+        LaunchAddresses.insert(Addr);
+      } else {
+        for (const FunctionDecl *K : kernelsNamed(E->getArg(1)))
+          argumentsUnseen(K);
+      }
+      return true;
+    }
+    if (E->getNumArgs() < 3 ||
+        (N != "cudaLaunchKernel" && N != "cudaLaunchCooperativeKernel"))
       return true;
     for (const FunctionDecl *K : kernelsNamed(E->getArg(0))) {
       addLaunch(K, E->getArg(2), E->getBeginLoc());
@@ -530,6 +690,7 @@ LaunchGeometry::LaunchGeometry(ASTContext &Ctx, const AnalysisOptions &Opts,
   Collector C(Ctx);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   C.resolvePointerLaunches();
+  C.resolveConfigLaunches();
   Kernels = std::move(C.Kernels);
   Launched = std::move(C.Launched);
   Uninstantiated = std::move(C.Uninstantiated);

@@ -144,6 +144,32 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
                                         cudaStream_t stream = 0);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
 }
+/* Launches with a configuration object (CUDA 11.8+): cluster dimensions and
+ * other attributes ride along; the block is the object's blockDim. */
+typedef struct cudaLaunchAttribute_st {
+  int id;
+  char pad[4];
+  unsigned char val[64];
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+                                           const void *func, void **args);
+template <typename... ExpTypes, typename... ActTypes>
+static inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config,
+                                             void (*kernel)(ExpTypes...),
+                                             ActTypes &&...args) {
+  return [&](ExpTypes... coerced) {
+    void *pArgs[] = {&coerced...};
+    return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
+  }(static_cast<ActTypes &&>(args)...);
+}
 /* The driver API's tensor maps (cuda.h), for TMA: the encode call says the
  * box, the element type and the swizzle a kernel's bulk tensor copies use. */
 typedef unsigned int cuuint32_t;
