@@ -18,11 +18,18 @@ fattn-banks)
   tool=ncu
   variants="tileStore tileStorePadded tileLoad tileLoadPadded vecStore
             vecStoreOne metaLoad metaLoadPadded metaStore metaStorePadded" ;;
+cp-async-rows)
+  # The per-kernel l1tex counters miss LDGSTS.BYPASS (bench/gpu/ldgsts):
+  # the SASS-patched ones count it, and ldmatrix's wavefronts with the rest.
+  tool=ncu
+  metrics=smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal.sum
+  variants="copyPadded copyAligned copySwizzled ldsmPadded ldsmAligned
+            ldsmSwizzled" ;;
 *) echo "run-case.sh: unknown case '$CASE'" >&2; exit 2 ;;
 esac
 mkdir -p "$OUT"
 BIN=/tmp/triage-$CASE
-METRICS=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+METRICS=${metrics:-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum}
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   "$NVCC" --version | tail -1
