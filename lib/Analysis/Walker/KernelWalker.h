@@ -182,6 +182,9 @@ private:
   /// The variables a loop's condition and increment name, and whether
   /// they make a call (see simulationDependsOnWalk()).
   std::map<std::pair<const Expr *, const Expr *>, ReferencedVars> LoopExprRefs;
+  /// The variables a loop's condition and increment may assign (see
+  /// simulateFrom()).
+  std::map<std::pair<const Expr *, const Expr *>, ModifiedVars> LoopExprMods;
   /// simulateLoop() by counter, condition, increment and counter start,
   /// for the loops simulationDependsOnWalk() allows: a loop nested in an
   /// unrolled one is simulated again at every outer iteration, and the

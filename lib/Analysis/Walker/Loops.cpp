@@ -112,7 +112,38 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
   std::vector<int64_t> Seen;
   bool SavedRec = Recording;
   Recording = false;
-  Env SavedVars = Vars;
+  // What the simulation changes is put back: only the counter and what the
+  // condition and increment assign, unless they call a function, which may
+  // assign anything through a reference. Copying every live variable at
+  // each simulation was the largest cost of walking ggml's tile flash
+  // attention, which simulates its inner loops at every outer iteration.
+  auto [MIt, MNew] = LoopExprMods.try_emplace({Cond, Inc});
+  if (MNew) {
+    MIt->second.TraverseStmt(const_cast<Expr *>(Cond));
+    MIt->second.TraverseStmt(const_cast<Expr *>(Inc));
+  }
+  auto [RIt, RNew] = LoopExprRefs.try_emplace({Cond, Inc});
+  if (RNew) {
+    RIt->second.TraverseStmt(const_cast<Expr *>(Cond));
+    RIt->second.TraverseStmt(const_cast<Expr *>(Inc));
+  }
+  std::optional<Env> SavedAll;
+  std::vector<std::pair<const VarDecl *, std::optional<Value>>> SavedSome;
+  auto Save = [&](const VarDecl *X) {
+    auto It = Vars.find(X);
+    std::optional<Value> Old;
+    if (It != Vars.end())
+      Old = It->second;
+    SavedSome.push_back({X, std::move(Old)});
+  };
+  if (RIt->second.HasCall) {
+    SavedAll = Vars;
+  } else {
+    Save(V);
+    for (const VarDecl *X : MIt->second.Vars)
+      if (X != V)
+        Save(X);
+  }
   std::vector<char> SavedActive = Active;
   bool SavedApprox = ActiveApprox;
   // The counter is the same in every thread: simulate it in all of them,
@@ -138,7 +169,15 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
       break;
     Cur = *Next;
   }
-  Vars = std::move(SavedVars);
+  if (SavedAll) {
+    Vars = std::move(*SavedAll);
+  } else {
+    for (auto &[X, Old] : SavedSome)
+      if (Old)
+        Vars[X] = std::move(*Old);
+      else
+        Vars.erase(X);
+  }
   Active = std::move(SavedActive);
   ActiveApprox = SavedApprox;
   Recording = SavedRec;
@@ -335,8 +374,8 @@ void KernelWalker::walkLoop(const Stmt *L) {
     walkLoopIteration(L, Body, Cond, Inc);
     Recording = SavedRec;
     Seq = SavedSeq;
-    Env After = Vars;
-    Vars = Assumed;
+    Env After = std::move(Vars);
+    Vars = std::move(Assumed);
     Active = SavedActive;
     ActiveApprox = SavedApprox;
     bool Demoted = false;
@@ -361,7 +400,12 @@ void KernelWalker::walkLoop(const Stmt *L) {
       break;
   }
 
-  Env InLoop = Vars;
+  // The modified variables' values at the top of an iteration (the others
+  // are Entry's): only those are asked for after the walk.
+  std::map<const VarDecl *, Value> InLoop;
+  for (const VarDecl *V : Mod.Vars)
+    if (auto It = Vars.find(V); It != Vars.end())
+      InLoop.emplace(V, It->second);
   std::vector<char> EntryActive = Active;
   bool EntryApprox = ActiveApprox;
   if (!PinnedPastEnd)
@@ -373,7 +417,7 @@ void KernelWalker::walkLoop(const Stmt *L) {
   ActiveApprox = EntryApprox;
   dropReturned();
   dropExited();
-  Env Out = Entry;
+  Env Out = std::move(Entry);
   for (const VarDecl *V : Mod.Vars) {
     auto It = Out.find(V);
     if (It == Out.end())
