@@ -93,7 +93,9 @@ public:
 };
 
 /// The variables the statements it traverses name (in the order met,
-/// repeats included), and whether they make a call.
+/// repeats included), and whether they make a call or run statements of
+/// their own (a GNU statement expression), either of which may assign
+/// variables they do not name.
 class ReferencedVars : public RecursiveASTVisitor<ReferencedVars> {
 public:
   std::vector<const VarDecl *> Vars;
@@ -105,6 +107,10 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr *) {
+    HasCall = true;
+    return true;
+  }
+  bool VisitStmtExpr(StmtExpr *) {
     HasCall = true;
     return true;
   }
