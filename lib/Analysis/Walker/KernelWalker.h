@@ -179,12 +179,15 @@ private:
     ModifiedVars Mod, IncMod;
   };
   std::unordered_map<const Stmt *, LoopMods> LoopModsCache;
-  /// The variables a loop's condition and increment name, and whether
-  /// they make a call (see simulationDependsOnWalk()).
-  std::map<std::pair<const Expr *, const Expr *>, ReferencedVars> LoopExprRefs;
-  /// The variables a loop's condition and increment may assign (see
+  /// What a loop's condition and increment name, and whether they make a
+  /// call (see simulationDependsOnWalk()); what they may assign (see
   /// simulateFrom()).
-  std::map<std::pair<const Expr *, const Expr *>, ModifiedVars> LoopExprMods;
+  struct LoopExprFacts {
+    ReferencedVars Refs;
+    ModifiedVars Mods;
+  };
+  std::map<std::pair<const Expr *, const Expr *>, LoopExprFacts> LoopExprs;
+  const LoopExprFacts &loopExprFacts(const Expr *Cond, const Expr *Inc);
   /// simulateLoop() by counter, condition, increment and counter start,
   /// for the loops simulationDependsOnWalk() allows: a loop nested in an
   /// unrolled one is simulated again at every outer iteration, and the

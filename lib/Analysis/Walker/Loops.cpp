@@ -89,14 +89,20 @@ KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
   return simulateFrom(V, Cond, Inc, *Start);
 }
 
+const KernelWalker::LoopExprFacts &
+KernelWalker::loopExprFacts(const Expr *Cond, const Expr *Inc) {
+  auto [It, New] = LoopExprs.try_emplace({Cond, Inc});
+  if (New)
+    for (const Expr *E : {Cond, Inc}) {
+      It->second.Refs.TraverseStmt(const_cast<Expr *>(E));
+      It->second.Mods.TraverseStmt(const_cast<Expr *>(E));
+    }
+  return It->second;
+}
+
 bool KernelWalker::simulationDependsOnWalk(const VarDecl *V, const Expr *Cond,
                                            const Expr *Inc) {
-  auto [It, New] = LoopExprRefs.try_emplace({Cond, Inc});
-  if (New) {
-    It->second.TraverseStmt(const_cast<Expr *>(Cond));
-    It->second.TraverseStmt(const_cast<Expr *>(Inc));
-  }
-  const ReferencedVars &F = It->second;
+  const ReferencedVars &F = loopExprFacts(Cond, Inc).Refs;
   if (F.HasCall)
     return true;
   for (const VarDecl *R : F.Vars)
@@ -117,16 +123,7 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
   // assign anything through a reference. Copying every live variable at
   // each simulation was the largest cost of walking ggml's tile flash
   // attention, which simulates its inner loops at every outer iteration.
-  auto [MIt, MNew] = LoopExprMods.try_emplace({Cond, Inc});
-  if (MNew) {
-    MIt->second.TraverseStmt(const_cast<Expr *>(Cond));
-    MIt->second.TraverseStmt(const_cast<Expr *>(Inc));
-  }
-  auto [RIt, RNew] = LoopExprRefs.try_emplace({Cond, Inc});
-  if (RNew) {
-    RIt->second.TraverseStmt(const_cast<Expr *>(Cond));
-    RIt->second.TraverseStmt(const_cast<Expr *>(Inc));
-  }
+  const LoopExprFacts &Facts = loopExprFacts(Cond, Inc);
   std::optional<Env> SavedAll;
   std::vector<std::pair<const VarDecl *, std::optional<Value>>> SavedSome;
   auto Save = [&](const VarDecl *X) {
@@ -136,11 +133,11 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
       Old = It->second;
     SavedSome.push_back({X, std::move(Old)});
   };
-  if (RIt->second.HasCall) {
+  if (Facts.Refs.HasCall) {
     SavedAll = Vars;
   } else {
     Save(V);
-    for (const VarDecl *X : MIt->second.Vars)
+    for (const VarDecl *X : Facts.Mods.Vars)
       if (X != V)
         Save(X);
   }
