@@ -466,12 +466,8 @@ public:
       }
     if (Last)
       return Last;
-    const auto *IL = dyn_cast_or_null<InitListExpr>(
-        V->getInit() ? skipTemporaries(V->getInit()) : nullptr);
-    if (!IL || Field->getFieldIndex() >= IL->getNumInits())
-      return nullptr;
-    const Expr *Init = IL->getInit(Field->getFieldIndex());
-    return isa<ImplicitValueInitExpr>(Init) ? nullptr : Init;
+    const Expr *Init = V->getInit() ? fieldValue(V->getInit(), Field) : nullptr;
+    return Init && !isa<ImplicitValueInitExpr>(Init) ? Init : nullptr;
   }
 
   /// A local configuration object whose address is taken (other than for
@@ -499,8 +495,7 @@ public:
 
   void resolveConfigLaunches() {
     for (const ConfigLaunch &L : ConfigLaunches) {
-      unsigned KernelArg = 1;
-      auto Kernels = kernelsNamed(L.Call->getArg(KernelArg));
+      auto Kernels = kernelsNamed(L.Call->getArg(1));
       const Expr *Block = configField(L.Config, "blockDim", L.Call);
       std::optional<int64_t> Bytes;
       if (const Expr *B = configField(L.Config, "dynamicSmemBytes", L.Call))
