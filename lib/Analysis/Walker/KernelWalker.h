@@ -180,7 +180,7 @@ private:
   };
   std::unordered_map<const Stmt *, LoopMods> LoopModsCache;
   /// What a loop's condition and increment name, and whether they make a
-  /// call (see simulationDependsOnWalk()); what they may assign (see
+  /// call (see simulationInputs()); what they may assign (see
   /// simulateFrom()).
   struct LoopExprFacts {
     ReferencedVars Refs;
@@ -188,13 +188,21 @@ private:
   };
   std::map<std::pair<const Expr *, const Expr *>, LoopExprFacts> LoopExprs;
   const LoopExprFacts &loopExprFacts(const Expr *Cond, const Expr *Inc);
-  /// simulateLoop() by counter, condition, increment and counter start,
-  /// for the loops simulationDependsOnWalk() allows: a loop nested in an
-  /// unrolled one is simulated again at every outer iteration, and the
-  /// walk of a loop not unrolled simulates it up to three times.
-  std::map<std::tuple<const VarDecl *, const Expr *, const Expr *, int64_t>,
-           std::optional<std::vector<int64_t>>>
-      Simulated;
+  /// simulateLoop() by counter, condition, increment, the counter's start
+  /// and the values simulationInputs() found: a loop nested in an unrolled
+  /// one is simulated again at every outer iteration, and the walk of a
+  /// loop not unrolled simulates it up to three times.
+  struct SimulationKey {
+    const VarDecl *Counter;
+    const Expr *Cond, *Inc;
+    /// The counter's start, then the inputs in ReferencedVars order.
+    std::vector<int64_t> Inputs;
+    bool operator<(const SimulationKey &O) const {
+      return std::tie(Counter, Cond, Inc, Inputs) <
+             std::tie(O.Counter, O.Cond, O.Inc, O.Inputs);
+    }
+  };
+  std::map<SimulationKey, std::optional<std::vector<int64_t>>> Simulated;
   /// The values the indices of the array subscripts evaluated since the
   /// last recorded access took (IndexGeneration counts recorded accesses),
   /// so that describing the access (tileIndex) need not evaluate its
@@ -903,13 +911,15 @@ private:
   std::optional<std::vector<int64_t>>
   simulateLoop(const VarDecl *V, const Expr *Cond, const Expr *Inc);
 
-  /// Whether the loop's condition or increment reads a variable of the
-  /// walk other than the counter \p V, or makes a call (whose walk depends
-  /// on the inlining depth). If not, the simulation depends on the
-  /// counter's start only: everything else it reads (parameters, globals,
-  /// constants, shared memory as an opaque unknown) is fixed for the walk.
-  bool simulationDependsOnWalk(const VarDecl *V, const Expr *Cond,
-                               const Expr *Inc);
+  /// Appends to \p Inputs the values of the variables of the walk other
+  /// than the counter \p V that the loop's condition or increment reads,
+  /// when each is an integer the same in every thread; false when one is
+  /// not, or when they make a call (whose walk depends on the inlining
+  /// depth). Everything else they read (parameters, globals, constants,
+  /// shared memory as an opaque unknown) is fixed for the walk, so the
+  /// simulation is a function of the counter's start and \p Inputs.
+  bool simulationInputs(const VarDecl *V, const Expr *Cond, const Expr *Inc,
+                        std::vector<int64_t> &Inputs);
 
   std::optional<std::vector<int64_t>> simulateFrom(const VarDecl *V,
                                                    const Expr *Cond,

@@ -79,14 +79,20 @@ KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
   auto Start = It->second.Int.asConstant();
   if (!Start)
     return std::nullopt;
-  if (!simulationDependsOnWalk(V, Cond, Inc)) {
-    auto Key = std::make_tuple(V, Cond, Inc, *Start);
-    auto Found = Simulated.find(Key);
-    if (Found == Simulated.end())
-      Found = Simulated.emplace(Key, simulateFrom(V, Cond, Inc, *Start)).first;
-    return Found->second;
-  }
-  return simulateFrom(V, Cond, Inc, *Start);
+  // The simulation is a function of the counter's start and of the values
+  // of the variables the condition and increment read: when those are
+  // integers the same in every thread (`j < ncols` with a local constant),
+  // they key the memo with the start. An unrolled loop around the loop asks
+  // again at every iteration with the same values.
+  SimulationKey Key{V, Cond, Inc, {*Start}};
+  if (!simulationInputs(V, Cond, Inc, Key.Inputs))
+    return simulateFrom(V, Cond, Inc, *Start);
+  auto Found = Simulated.find(Key);
+  if (Found == Simulated.end())
+    Found = Simulated
+                .emplace(std::move(Key), simulateFrom(V, Cond, Inc, *Start))
+                .first;
+  return Found->second;
 }
 
 const KernelWalker::LoopExprFacts &
@@ -100,15 +106,28 @@ KernelWalker::loopExprFacts(const Expr *Cond, const Expr *Inc) {
   return It->second;
 }
 
-bool KernelWalker::simulationDependsOnWalk(const VarDecl *V, const Expr *Cond,
-                                           const Expr *Inc) {
+bool KernelWalker::simulationInputs(const VarDecl *V, const Expr *Cond,
+                                    const Expr *Inc,
+                                    std::vector<int64_t> &Inputs) {
   const ReferencedVars &F = loopExprFacts(Cond, Inc).Refs;
   if (F.HasCall)
-    return true;
-  for (const VarDecl *R : F.Vars)
-    if (R != V && Vars.count(R))
-      return true;
-  return false;
+    return false;
+  for (const VarDecl *R : F.Vars) {
+    if (R == V)
+      continue;
+    auto It = Vars.find(R);
+    if (It == Vars.end())
+      continue;
+    // Only a scalar's value is all of what reading it gives; a record's
+    // fields and an array's elements live in its object, not here.
+    if (It->second.IsPointer || !R->getType()->isIntegralOrEnumerationType())
+      return false;
+    auto C = It->second.Int.asConstant();
+    if (!C)
+      return false;
+    Inputs.push_back(*C);
+  }
+  return true;
 }
 
 std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
