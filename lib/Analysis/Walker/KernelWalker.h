@@ -900,6 +900,10 @@ private:
   void walkIf(const IfStmt *If);
 
   void walkSwitch(const SwitchStmt *Sw);
+  /// A switch whose condition is known in every thread: each thread runs
+  /// from the label its value selects. False, with nothing walked, when a
+  /// label is not at the body's top level or not a constant.
+  bool walkSwitchByThread(const SwitchStmt *Sw, const LaneValue &Cond);
 
   /// `V += S`, `V++`, `V = V + S`, ...: the loop-invariant step, if the
   /// statement is an additive update of V.

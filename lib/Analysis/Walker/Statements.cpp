@@ -456,10 +456,14 @@ void KernelWalker::walkIf(const IfStmt *If) {
 void KernelWalker::walkSwitch(const SwitchStmt *Sw) {
   if (const Stmt *Init = Sw->getInit())
     walkStmt(Init);
+  if (const VarDecl *CV = Sw->getConditionVariable())
+    walkVarDecl(CV);
   LaneValue Cond = eval(Sw->getCond()).Int;
   noteBranch(Sw, Cond);
   StretchJoin Join(*this);
   newStretch();
+  if (Cond.isConcrete() && walkSwitchByThread(Sw, Cond))
+    return;
   bool Saved = ActiveApprox;
   if (!Cond.isUniform())
     ActiveApprox = true;
@@ -481,6 +485,109 @@ void KernelWalker::walkSwitch(const SwitchStmt *Sw) {
   Active = EntryActive;
   dropExited();
   ActiveApprox = Saved || !Cond.isUniform();
+}
+
+/// The labels of \p Sw's body in order, each with the statement it labels
+/// (labels in a row share one), when every label is at the top level of
+/// the body, as in all but Duff's device.
+static std::optional<std::vector<std::pair<const SwitchCase *, const Stmt *>>>
+topLevelCases(const SwitchStmt *Sw) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Sw->getBody());
+  if (!Body)
+    return std::nullopt;
+  std::vector<std::pair<const SwitchCase *, const Stmt *>> Out;
+  for (const Stmt *S : Body->body())
+    for (const auto *SC = dyn_cast<SwitchCase>(S); SC;
+         SC = dyn_cast<SwitchCase>(SC->getSubStmt()))
+      Out.push_back({SC, SC->getSubStmt()});
+  unsigned All = 0;
+  for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC;
+       SC = SC->getNextSwitchCase())
+    ++All;
+  if (All != Out.size())
+    return std::nullopt;
+  return Out;
+}
+
+bool KernelWalker::walkSwitchByThread(const SwitchStmt *Sw,
+                                      const LaneValue &Cond) {
+  auto Cases = topLevelCases(Sw);
+  if (!Cases)
+    return false;
+  bool Unsigned = Sw->getCond()->getType()->isUnsignedIntegerOrEnumerationType();
+  auto Less = [&](int64_t A, int64_t B) {
+    return Unsigned ? uint64_t(A) < uint64_t(B) : A < B;
+  };
+  // Where each thread enters: the index of its label in Cases, or none
+  // (no label matches and there is no default: it skips the body).
+  constexpr unsigned None = ~0u;
+  std::vector<unsigned> Target(N, None);
+  std::optional<unsigned> Default;
+  for (unsigned K = 0; K < Cases->size(); ++K) {
+    const auto *CS = dyn_cast<CaseStmt>((*Cases)[K].first);
+    if (!CS) {
+      Default = K;
+      continue;
+    }
+    std::optional<llvm::APSInt> Lo = CS->getLHS()->getIntegerConstantExpr(Ctx);
+    std::optional<llvm::APSInt> Hi =
+        CS->getRHS() ? CS->getRHS()->getIntegerConstantExpr(Ctx) : Lo;
+    if (!Lo || !Hi || Lo->getSignificantBits() > 64 ||
+        Hi->getSignificantBits() > 64)
+      return false;
+    int64_t L = Lo->isSigned() ? Lo->getExtValue() : int64_t(Lo->getZExtValue());
+    int64_t H = Hi->isSigned() ? Hi->getExtValue() : int64_t(Hi->getZExtValue());
+    Cond.constants().forEach([&](unsigned I, int64_t X) {
+      if (Target[I] == None && Active[I] && !Less(X, L) && !Less(H, X))
+        Target[I] = K;
+    });
+  }
+  std::vector<char> Skipping(N, 0);
+  for (unsigned I = 0; I < N; ++I)
+    if (Active[I] && Target[I] == None) {
+      if (Default)
+        Target[I] = *Default;
+      else
+        Skipping[I] = 1;
+    }
+  // Each thread runs from its label to a break or the end, as the code
+  // runs: the body's statements in order, the threads whose label a
+  // statement carries joining there. Assignments keep the inactive
+  // threads' values, so no join is needed after.
+  splitBy(Cond);
+  std::fill(Active.begin(), Active.end(), 0);
+  LoopStates.push_back(LoopState());
+  unsigned K = 0;
+  for (const Stmt *S : cast<CompoundStmt>(Sw->getBody())->body()) {
+    for (; isa<SwitchCase>(S); S = cast<SwitchCase>(S)->getSubStmt(), ++K) {
+      newStretch();
+      for (unsigned I = 0; I < N; ++I)
+        if (Target[I] == K)
+          Active[I] = 1;
+    }
+    walkStmt(S);
+  }
+  for (const Stmt *S : cast<CompoundStmt>(Sw->getBody())->body())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Vars.erase(V);
+  LoopState Done = std::move(LoopStates.back());
+  LoopStates.pop_back();
+  // A `continue` in the body is the enclosing loop's.
+  if (!Done.Continued.empty() && !LoopStates.empty()) {
+    std::vector<char> &C = LoopStates.back().Continued;
+    if (C.empty())
+      C.assign(N, 0);
+    for (unsigned I = 0; I < N; ++I)
+      C[I] |= Done.Continued[I];
+  }
+  for (unsigned I = 0; I < N; ++I)
+    Active[I] = char(Active[I] | Skipping[I] |
+                     (Done.Broken.empty() ? 0 : Done.Broken[I]));
+  dropReturned();
+  dropExited();
+  return true;
 }
 
 } // namespace walker

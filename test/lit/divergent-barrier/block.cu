@@ -56,7 +56,19 @@ __global__ void switchOnThread(float *out) {
   switch (threadIdx.x & 3) {
   case 0:
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by the threads for which 'threadIdx.x & 3' selects this case; the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by threads with threadIdx.x % 4 == 0 (64 of 256 threads); the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+    break;
+  default:
+    break;
+  }
+}
+
+// A value loaded per thread selects a case the walk cannot compute.
+__global__ void switchOnData(const int *in) {
+  switch (in[threadIdx.x]) {
+  case 0:
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncthreads() is reached only by the threads for which 'in[threadIdx.x]' selects this case; the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
     break;
   default:
     break;
@@ -163,6 +175,7 @@ int main(int argc, char **) { // run-time arguments: parameters stay unknown
   firstWarp<<<1, 256>>>(nullptr);
   shortCircuit<<<1, 256>>>(nullptr, argc);
   switchOnThread<<<1, 256>>>(nullptr);
+  switchOnData<<<1, 256>>>(nullptr);
   atomicTicket<<<1, 256>>>(nullptr);
   assignedUnderBranch<<<1, 256>>>(nullptr, argc);
   guardClosedBeforeBarrier<<<4, 256>>>(nullptr, nullptr, argc);

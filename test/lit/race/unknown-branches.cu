@@ -23,8 +23,8 @@ __global__ void twoCalls(float *out) {
 // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[128] (line 22) while thread 128 writes s[128] (line 20); no barrier between them; add __syncthreads() between line 20 and line 22 [shmem-race]
 }
 
-// A switch body is walked as straight-line code: there `wait` is 1 at the
-// test, but entered at case 1 it is 0. Both sides stay paths.
+// A switch on a value not known per thread runs its body as straight-line
+// code: `wait` is 1 at the test, but 0 entered at case 1. Both stay paths.
 // shmem-lint: block=256
 __global__ void switchFallthrough(float *out, int mode) {
   __shared__ float s[256];
@@ -63,4 +63,47 @@ again:
     wait = 0;
     goto again;
   }
+}
+
+// A switch on a value known in every thread (the block is 256 threads):
+// each thread runs from the case its value selects, so the branch inside
+// is known. Entered at case 2, `wait` is 1 and every thread waits: no race.
+// shmem-lint: block=256
+__global__ void switchKnown(float *out) {
+  __shared__ float s[256];
+  int wait = 0;
+  s[threadIdx.x] = out[threadIdx.x];
+  switch (blockDim.x / 128) {
+  case 2:
+    wait = 1;
+    [[fallthrough]];
+  case 1:
+    if (wait == 1)
+      __syncthreads();
+    break;
+  default:
+    __syncthreads();
+  }
+  out[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// Entered at case 1, `wait` is 0: no thread waits.
+// shmem-lint: block=256
+__global__ void switchKnownSkips(float *out) {
+  __shared__ float s[256];
+  int wait = 0;
+  s[threadIdx.x] = out[threadIdx.x];
+  switch (blockDim.x / 256) {
+  case 2:
+    wait = 1;
+    [[fallthrough]];
+  case 1:
+    if (wait == 1)
+      __syncthreads();
+    break;
+  default:
+    __syncthreads();
+  }
+  out[threadIdx.x] = s[255 - threadIdx.x];
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 107) while thread 255 writes s[255] (line 95); no barrier between them; add __syncthreads() between line 95 and line 107 [shmem-race]
 }
