@@ -394,7 +394,7 @@ public:
   struct ConfigLaunch {
     const VarDecl *Config;
     const CallExpr *Call;
-    bool ArgumentsSeen; ///< The C++ overload (args from the third on).
+    cuda::RuntimeLaunch Form;
   };
   std::vector<ConfigLaunch> ConfigLaunches;
   /// A write to a field of a local configuration object: the field (null
@@ -495,14 +495,14 @@ public:
 
   void resolveConfigLaunches() {
     for (const ConfigLaunch &L : ConfigLaunches) {
-      auto Kernels = kernelsNamed(L.Call->getArg(1));
+      auto Kernels = kernelsNamed(L.Call->getArg(L.Form.KernelArg));
       const Expr *Block = configField(L.Config, "blockDim", L.Call);
       std::optional<int64_t> Bytes;
       if (const Expr *B = configField(L.Config, "dynamicSmemBytes", L.Call))
         Bytes = constInt(B, Ctx);
       for (const FunctionDecl *K : Kernels) {
-        if (L.ArgumentsSeen)
-          noteArguments(K, L.Call, /*First=*/2);
+        if (L.Form.FirstKernelArgument)
+          noteArguments(K, L.Call, L.Form.FirstKernelArgument);
         else
           argumentsUnseen(K);
         if (Block)
@@ -644,9 +644,10 @@ public:
     if (!FD || !FD->getDeclName().isIdentifier())
       return true;
     noteConfigEscapes(E, FD);
-    StringRef N = FD->getName();
-    if ((N == "cudaLaunchKernelEx" || N == "cudaLaunchKernelExC") &&
-        E->getNumArgs() >= 2) {
+    std::optional<cuda::RuntimeLaunch> RL = cuda::runtimeLaunchOf(E);
+    if (!RL)
+      return true;
+    if (RL->K == cuda::RuntimeLaunch::Config) {
       const auto *Addr =
           dyn_cast<UnaryOperator>(E->getArg(0)->IgnoreParenImpCasts());
       const auto *DRE =
@@ -655,19 +656,16 @@ public:
               : nullptr;
       const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       if (V && V->hasLocalStorage() && isLaunchConfig(V->getType())) {
-        ConfigLaunches.push_back({V, E, N == "cudaLaunchKernelEx"});
+        ConfigLaunches.push_back({V, E, *RL});
         LaunchAddresses.insert(Addr);
       } else {
-        for (const FunctionDecl *K : kernelsNamed(E->getArg(1)))
+        for (const FunctionDecl *K : kernelsNamed(E->getArg(RL->KernelArg)))
           argumentsUnseen(K);
       }
       return true;
     }
-    if (E->getNumArgs() < 3 ||
-        (N != "cudaLaunchKernel" && N != "cudaLaunchCooperativeKernel"))
-      return true;
-    for (const FunctionDecl *K : kernelsNamed(E->getArg(0))) {
-      addLaunch(K, E->getArg(2), E->getBeginLoc());
+    for (const FunctionDecl *K : kernelsNamed(E->getArg(RL->KernelArg))) {
+      addLaunch(K, E->getArg(RL->BlockArg), E->getBeginLoc());
       argumentsUnseen(K);
     }
     return true;

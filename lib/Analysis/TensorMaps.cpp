@@ -176,12 +176,16 @@ public:
         PointerLaunches.push_back({Ptr, Call});
       return true;
     }
-    std::string Name = cuda::calleeName(Call);
-    if (Name == "cudaLaunchKernelEx" && Call->getNumArgs() >= 2) {
-      for (const FunctionDecl *Kernel : kernelsNamed(Call->getArg(1)))
-        addLaunch(Kernel, Call, 2);
+    // A launch whose kernel arguments are the call's own; those passed
+    // through a `void **` are not followed.
+    if (auto RL = cuda::runtimeLaunchOf(Call)) {
+      if (RL->FirstKernelArgument)
+        for (const FunctionDecl *Kernel :
+             kernelsNamed(Call->getArg(RL->KernelArg)))
+          addLaunch(Kernel, Call, RL->FirstKernelArgument);
       return true;
     }
+    std::string Name = cuda::calleeName(Call);
     // A map copied into global or constant memory: `cudaMemcpy(dmap,
     // &map, ...)`, `cudaMemcpyToSymbol(cmap, &map, ...)`.
     if ((Name == "cudaMemcpy" || Name == "cudaMemcpyAsync" ||

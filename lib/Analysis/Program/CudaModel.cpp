@@ -438,6 +438,19 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
   return B;
 }
 
+std::optional<RuntimeLaunch> runtimeLaunchOf(const CallExpr *Call) {
+  std::string N = calleeName(Call);
+  unsigned Args = Call->getNumArgs();
+  if ((N == "cudaLaunchKernel" || N == "cudaLaunchCooperativeKernel") &&
+      Args >= 3)
+    return RuntimeLaunch{RuntimeLaunch::Direct, 0, 2, 0};
+  if (N == "cudaLaunchKernelEx" && Args >= 2)
+    return RuntimeLaunch{RuntimeLaunch::Config, 1, 0, 2};
+  if (N == "cudaLaunchKernelExC" && Args >= 2)
+    return RuntimeLaunch{RuntimeLaunch::Config, 1, 0, 0};
+  return std::nullopt;
+}
+
 bool isSharedPipelineCall(const CallExpr *Call) {
   if (scopeOf(Call->getType(), "pipeline") == "thread_scope_block")
     return true; // cuda::make_pipeline(group, &state, role)

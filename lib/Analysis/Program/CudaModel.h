@@ -407,6 +407,30 @@ unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
 /// The toolkit nests its classes in versioned inline namespaces.
 const clang::CXXRecordDecl *groupClass(clang::QualType T);
 
+/// A kernel launched through the runtime API rather than `<<<...>>>`.
+struct RuntimeLaunch {
+  enum Kind {
+    /// cudaLaunchKernel, cudaLaunchCooperativeKernel: (kernel, grid,
+    /// block, args, shared bytes, stream).
+    Direct,
+    /// cudaLaunchKernelEx, cudaLaunchKernelExC: (&config, kernel, ...),
+    /// the shape in the cudaLaunchConfig_t.
+    Config,
+  } K;
+  /// The kernel operand.
+  unsigned KernelArg;
+  /// Direct only: the block dimension operand.
+  unsigned BlockArg;
+  /// The C++ overload of cudaLaunchKernelEx passes the kernel's arguments
+  /// as its own from this index; the other forms pass them through a
+  /// `void **`, which no analysis follows (then 0).
+  unsigned FirstKernelArgument;
+};
+
+/// What \p Call launches through the runtime API, if it is such a launch
+/// with the operands its form needs.
+std::optional<RuntimeLaunch> runtimeLaunchOf(const clang::CallExpr *Call);
+
 /// The object a method call is made on (`g` in `g.sync()`), also when the
 /// method is a static member reached through it (the toolkit's
 /// `cta.thread_rank()`).
