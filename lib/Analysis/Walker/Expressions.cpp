@@ -393,7 +393,12 @@ void KernelWalker::assignVar(const VarDecl *V, Value NewV, const Stmt *At) {
     NewV.Int = toType(std::move(NewV.Int), V->getType());
   auto It = Vars.find(V);
   bool AllActive = !std::memchr(Active.data(), 0, Active.size());
-  if (AllActive || It == Vars.end() || ActiveApprox) {
+  if (AllActive || It == Vars.end() || It->second.Uninitialised ||
+      ActiveApprox) {
+    if (It != Vars.end() && It->second.Uninitialised) {
+      Vars[V] = std::move(NewV);
+      return;
+    }
     if (!AllActive && It != Vars.end() && ActiveApprox &&
         !(It->second.Int == NewV.Int))
       NewV = joinValues(It->second, NewV, nullptr, V, At);

@@ -934,6 +934,10 @@ private:
   /// Whether \p V is one value (affine, the same form) in the threads of
   /// \p Mask.
   static bool uniformWhere(const LaneValue &V, const std::vector<char> &Mask);
+  /// \p V's value in the active threads, when they all hold one constant
+  /// (a loop counter assigned under a partial mask keeps other values in
+  /// the threads that skip the loop).
+  std::optional<int64_t> activeConstant(const LaneValue &V);
 
   /// Walk a loop once per iteration when a variable updated only by the
   /// increment runs through a short constant sequence: every value in the

@@ -10,6 +10,8 @@
 
 #include "KernelWalker.h"
 
+#include <cstring>
+
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
@@ -76,7 +78,7 @@ KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
   auto It = Vars.find(V);
   if (!Cond || !Inc || It == Vars.end() || It->second.IsPointer)
     return std::nullopt;
-  auto Start = It->second.Int.asConstant();
+  auto Start = activeConstant(It->second.Int);
   if (!Start)
     return std::nullopt;
   // The simulation is a function of the counter's start and of the values
@@ -200,6 +202,27 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
   if (!Ok)
     return std::nullopt;
   return Seen;
+}
+
+std::optional<int64_t> KernelWalker::activeConstant(const LaneValue &V) {
+  if (auto C = V.asConstant())
+    return C;
+  if (!V.isAffine())
+    return std::nullopt;
+  // A symbol that only inactive threads carry does not matter.
+  std::optional<int64_t> Out;
+  for (unsigned T = 0; T < N && T < V.size(); ++T) {
+    if (!Active[T])
+      continue;
+    for (const auto &KV : V.coefficients())
+      if (KV.second[T] != 0)
+        return std::nullopt;
+    int64_t X = V.constants()[T];
+    if (Out && *Out != X)
+      return std::nullopt;
+    Out = X;
+  }
+  return Out;
 }
 
 bool KernelWalker::uniformWhere(const LaneValue &V,
@@ -478,6 +501,10 @@ bool KernelWalker::tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
       continue;
     std::vector<char> EntryActive = Active;
     bool EntryApprox = ActiveApprox;
+    // The threads that do not run the loop keep the counter they had.
+    std::optional<Value> Kept;
+    if (std::memchr(Active.data(), 0, Active.size()))
+      Kept = Vars[V];
     if (Recording)
       T.Unrolled.try_emplace(L, KernelTrace::UnrolledLoop{V, *Seq});
     UnrollProduct *= Seq->size();
@@ -509,6 +536,11 @@ bool KernelWalker::tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
     }
     noteLoop(L, Visit);
     UnrollProduct /= Seq->size();
+    if (Kept && !Vars[V].IsPointer && !Kept->IsPointer) {
+      std::vector<int64_t> Mask(EntryActive.begin(), EntryActive.end());
+      Vars[V].Int = LaneValue::select(LaneValue::perThread(std::move(Mask)),
+                                      Vars[V].Int, Kept->Int);
+    }
     Active = EntryActive;
     ActiveApprox = EntryApprox;
     dropReturned();

@@ -31,6 +31,9 @@ bool KernelWalker::sameValue(const Value &A, const Value &B) {
 Value KernelWalker::joinValues(const Value &A, const Value &B,
                                const LaneValue *Cond, const VarDecl *V,
                                const Stmt *At) {
+  // The threads of the uninitialised side hold no value to keep.
+  if (A.Uninitialised != B.Uninitialised)
+    return A.Uninitialised ? B : A;
   Value R = joinValuesOnly(A, B, Cond, V, At);
   if (!R.IsPointer) {
     R.From = A.From;
@@ -262,7 +265,9 @@ void KernelWalker::walkVarDecl(const VarDecl *V) {
       Val.Int = toType(std::move(Val.Int), V->getType());
     Vars[V] = Val;
   } else {
-    Vars[V] = evalInt(unknown("'" + V->getName().str() + "' is uninitialised"));
+    Value U = evalInt(unknown("'" + V->getName().str() + "' is uninitialised"));
+    U.Uninitialised = true;
+    Vars[V] = std::move(U);
   }
 }
 

@@ -69,6 +69,12 @@ struct Value {
   LaneValue Int;
   std::optional<PointerValue> Ptr;
   bool IsPointer = false;
+  /// A local declared without an initialiser and not assigned since. Its
+  /// value is indeterminate, and reading it is undefined, so a thread that
+  /// has not assigned it may be taken to hold what others assigned: an
+  /// assignment under a partial mask sets it in every thread, and a join
+  /// takes the other side (`int c; if (p) c = 0; else c = 8;`).
+  bool Uninitialised = false;
   Origins From;
   /// For an integer made by __cvta_generic_to_shared (and kept through
   /// integer conversions): the shared pointer whose address it is, so that

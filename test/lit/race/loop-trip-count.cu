@@ -111,3 +111,30 @@ __global__ void reduceEachTileSynced(float *out, const float *in, int n) {
     __syncthreads();
   }
 }
+
+// A counter declared without a value and set by each loop under a branch
+// (Rodinia's lud_diagonal): the threads that run the inner loop all start
+// it at 0, so its trips are known (i + 1 of them), although the threads
+// that skip it hold another value. Thread 2 reads shadow[1][0] and
+// shadow[0][2], never the shadow[1][1] thread 1 writes.
+// shmem-lint: block=16
+__global__ void counterUnderBranch(float *m) {
+  int i, j;
+  __shared__ float shadow[16][16];
+  for (i = 0; i < 16; i++)
+    shadow[i][threadIdx.x] = m[i * 16 + threadIdx.x];
+  __syncthreads();
+  for (i = 0; i < 15; i++) {
+    if (threadIdx.x > i) {
+      for (j = 0; j < i; j++)
+        shadow[threadIdx.x][i] -= shadow[threadIdx.x][j] * shadow[j][i];
+      shadow[threadIdx.x][i] /= shadow[i][i];
+    }
+    __syncthreads();
+    if (threadIdx.x > i) {
+      for (j = 0; j < i + 1; j++)
+        shadow[i + 1][threadIdx.x] -= shadow[i + 1][j] * shadow[j][threadIdx.x];
+    }
+    __syncthreads();
+  }
+}
