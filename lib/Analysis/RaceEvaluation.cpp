@@ -205,5 +205,65 @@ const Eval &RaceFinder::eval(unsigned Instance, const Assignment &Asg) {
   return E;
 }
 
+const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
+  if (Owners.empty())
+    Owners.resize(Facts.size());
+  std::optional<std::unique_ptr<WordOwners>> &Slot = Owners[Site];
+  if (Slot)
+    return Slot->get();
+  Slot.emplace();
+  // Listing every (instance, thread) is what a scan would do anyway; past
+  // this many the pair is left to the scan.
+  constexpr uint64_t MaxTouches = 1 << 16;
+  uint64_t Touches = 0;
+  auto Out = std::make_unique<WordOwners>();
+  for (unsigned I : BI.instances(Site)) {
+    const SharedAccess &A = T.Accesses[I];
+    // An offset with an unknown to bind differs between the walks that
+    // pin it; a concrete one is the same in all of them, for the same or
+    // fewer threads (the base walk's mask counts every thread that may
+    // run the access).
+    if (!A.Address.Offset.isConcrete())
+      return nullptr;
+    const Lanes &Off = A.Address.Offset.constants();
+    for (unsigned Th = 0; Th < N && Th < A.Active.size(); ++Th) {
+      if (!A.Active[Th])
+        continue;
+      if (++Touches > MaxTouches)
+        return nullptr;
+      int64_t First = floorDiv(Off[Th], 4);
+      int64_t Last = floorDiv(Off[Th] + int64_t(A.Width) - 1, 4);
+      for (int64_t W = First; W <= Last; ++W) {
+        auto [It, New] = Out->try_emplace(W, int32_t(Th));
+        if (!New && It->second != int32_t(Th))
+          It->second = ManyThreads;
+      }
+    }
+  }
+  *Slot = std::move(Out);
+  return Slot->get();
+}
+
+bool RaceFinder::threadsApart(unsigned SA, unsigned SB) {
+  const WordOwners *A = wordOwners(SA);
+  const WordOwners *B = A ? wordOwners(SB) : nullptr;
+  if (!A || !B)
+    return false;
+  if (SA == SB)
+    return llvm::none_of(*A, [](const auto &KV) {
+      return KV.second == ManyThreads;
+    });
+  if (A->size() > B->size())
+    std::swap(A, B);
+  for (const auto &[Word, Owner] : *A) {
+    auto It = B->find(Word);
+    if (It != B->end() &&
+        (Owner == ManyThreads || It->second == ManyThreads ||
+         Owner != It->second))
+      return false;
+  }
+  return true;
+}
+
 } // namespace race
 } // namespace shmem

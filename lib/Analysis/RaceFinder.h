@@ -442,6 +442,19 @@ private:
 
   bool mayAlias(unsigned SA, unsigned SB) const;
 
+  /// Per site, when every instance's offsets are known in every thread
+  /// with no unknown to bind: the thread touching each 4-byte word, or
+  /// ManyThreads. Null when not known, or too large to list.
+  static constexpr int32_t ManyThreads = -1;
+  using WordOwners = std::unordered_map<int64_t, int32_t>;
+  std::vector<std::optional<std::unique_ptr<WordOwners>>> Owners;
+  const WordOwners *wordOwners(unsigned Site);
+  /// No word is touched by two threads over all instances of both sites,
+  /// whatever the iterations and the unknowns: the pair cannot collide.
+  /// (lud's `peri_col[idx][i] -= peri_col[idx][j] * ...`: each thread
+  /// owns its row, but 120 x 120 instance pairs exceed the scan budget.)
+  bool threadsApart(unsigned SA, unsigned SB);
+
   std::optional<Pending> analysePair(unsigned SA, unsigned SB);
 
   std::optional<Pending> reportPossible(unsigned SA, unsigned SB,

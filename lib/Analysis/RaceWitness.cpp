@@ -138,6 +138,8 @@ bool RaceFinder::mayAlias(unsigned SA, unsigned SB) const {
 
 std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
                                                            unsigned SB) {
+  if (threadsApart(SA, SB))
+    return std::nullopt;
   std::vector<Concurrency> Alts = BI.concurrency(SA, SB);
   if (Alts.empty())
     return std::nullopt;

@@ -6,14 +6,14 @@
 // it counts as no finding, and -Werror leaves it alone), never dropped.
 
 // Eight updates of each thread's own element in a loop unrolled 64 times,
-// over 1024 threads: no race, but each of the 512 instances meets every
-// other in one barrier interval, and 64 Mi probes run out before the
-// pairs do.
+// over 1024 threads, at an offset the kernel is given: no race, but each
+// of the 512 instances meets every other in one barrier interval, and
+// 64 Mi probes run out before the pairs do.
 // shmem-lint: block=1024
-__global__ void many_pairs(float *out) {
+__global__ void many_pairs(float *out, unsigned base) {
 // CHECK-MESSAGES-DAG: :[[@LINE-1]]:17: note: kernel 'many_pairs' not fully analysed for a block of 1024 threads (shmem-lint annotation)
-  __shared__ float s[1024];
-  unsigned t = threadIdx.x;
+  __shared__ float s[2048];
+  unsigned t = threadIdx.x + base;
   s[t] = 0;
   for (int i = 0; i < 64; ++i) {
     s[t] += 1;
@@ -32,11 +32,32 @@ __global__ void many_pairs(float *out) {
 // Negative: the same updates unrolled 8 times fit in the budget; every
 // pair is analysed and nothing is said (an unexpected remark fails).
 // shmem-lint: block=1024
-__global__ void fewer_pairs(float *out) {
+__global__ void fewer_pairs(float *out, unsigned base) {
+  __shared__ float s[2048];
+  unsigned t = threadIdx.x + base;
+  s[t] = 0;
+  for (int i = 0; i < 8; ++i) {
+    s[t] += 1;
+    s[t] += 2;
+    s[t] += 3;
+    s[t] += 4;
+    s[t] += 5;
+    s[t] += 6;
+    s[t] += 7;
+    s[t] += 8;
+  }
+  out[t] = s[t];
+}
+
+// Negative: the same updates at the thread's own index. Every offset is
+// known, each word has one thread over all instances of both accesses of a
+// pair, so no pair needs a scan: all are judged and nothing is said.
+// shmem-lint: block=1024
+__global__ void owned_words(float *out) {
   __shared__ float s[1024];
   unsigned t = threadIdx.x;
   s[t] = 0;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 64; ++i) {
     s[t] += 1;
     s[t] += 2;
     s[t] += 3;
@@ -62,11 +83,11 @@ __global__ void one_race(float *out) {
 // Once per location and reason: both instantiations run out of probes at
 // the same access, and the gap is said once, for the first.
 // shmem-lint: block=1024
-template <int N> __global__ void twice(float *out) {
+template <int N> __global__ void twice(float *out, unsigned base) {
 // CHECK-MESSAGES-DAG: :[[@LINE-1]]:34: note: in instantiation 'twice<1>'
 // CHECK-MESSAGES-DAG: :[[@LINE-2]]:34: note: kernel 'twice<1>' not fully analysed for a block of 1024 threads (shmem-lint annotation)
-  __shared__ float s[1024];
-  unsigned t = threadIdx.x;
+  __shared__ float s[2048];
+  unsigned t = threadIdx.x + base;
   s[t] = 0;
   for (int i = 0; i < 64; ++i) {
     s[t] += N;
@@ -81,8 +102,8 @@ template <int N> __global__ void twice(float *out) {
   }
   out[t] = s[t];
 }
-template __global__ void twice<1>(float *);
-template __global__ void twice<2>(float *);
+template __global__ void twice<1>(float *, unsigned);
+template __global__ void twice<2>(float *, unsigned);
 
 // In a helper, the gap names the call through which the kernel reached it.
 __device__ void bump(float *s, unsigned t) {
@@ -99,10 +120,10 @@ __device__ void bump(float *s, unsigned t) {
   }
 }
 // shmem-lint: block=1024
-__global__ void via_helper(float *out) {
+__global__ void via_helper(float *out, unsigned base) {
 // CHECK-MESSAGES-DAG: :[[@LINE-1]]:17: note: kernel 'via_helper' not fully analysed for a block of 1024 threads (shmem-lint annotation)
-  __shared__ float s[1024];
-  unsigned t = threadIdx.x;
+  __shared__ float s[2048];
+  unsigned t = threadIdx.x + base;
   s[t] = 0;
   bump(s, t);
 // CHECK-MESSAGES-DAG: :[[@LINE-1]]:3: note: in the call from kernel 'via_helper'

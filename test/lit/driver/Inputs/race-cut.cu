@@ -1,14 +1,14 @@
-// Eight updates of a thread's own element, unrolled 64 times over 1024
-// threads: no race, but every pair of the 512 instances of each statement
-// meets in one barrier interval, and the race search spends its probe
-// budget before it has paired them all. With -DTRIPS=8 it pairs them all.
+// Eight updates of a thread's own element at an offset the kernel is given
+// (so that the search cannot list each word's thread beforehand), unrolled
+// 64 times over 1024 threads: no race, but the race search spends its
+// probe budget before it has paired them all; with -DTRIPS=8 it does not.
 #ifndef TRIPS
 #define TRIPS 64
 #endif
 // shmem-lint: block=1024
-__global__ void updates(float *out) {
-  __shared__ float s[1024];
-  unsigned t = threadIdx.x;
+__global__ void updates(float *out, unsigned base) {
+  __shared__ float s[2048];
+  unsigned t = threadIdx.x + base;
   s[t] = 0;
   for (int i = 0; i < TRIPS; ++i) {
     s[t] += 1;
