@@ -302,6 +302,12 @@ void KernelWalker::walkLoop(const Stmt *L) {
     Visit.Trips = FirstTest && !*FirstTest ? 0 : -1;
     noteLoop(L, Visit);
   }
+  // The simulated first test fails in every thread that reaches the loop
+  // (`for (j = 0; j < i; j++)` at i = 0): the body never runs, and what it
+  // would assign keeps its value. Walking it once for all iterations
+  // recorded accesses no thread makes.
+  if (SimulatedTest && !*FirstTest)
+    return;
 
   SymbolId Iter = T.Symbols.get(L, 0, SymbolInfo::LoopIteration,
                                 "iteration of the loop at line " +
