@@ -63,7 +63,11 @@ std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
   QualType T = E->getType();
   if (!T->isIntegralOrEnumerationType() || Ctx.getTypeSize(T) > 64)
     return std::nullopt;
-  if (isa<CallExpr>(E) || E->HasSideEffects(Ctx))
+  // A call folds too when the evaluator can run it (a constexpr callee of
+  // constant arguments: no memory, no barrier, nothing per thread), as in
+  // the walker (KernelWalker::foldedConstant); its callee need not be
+  // analysed then (ggml's mmq config table, some 380 tests).
+  if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
     return std::nullopt;
   Expr::EvalResult Res;
   if (!E->EvaluateAsInt(Res, Ctx, Expr::SE_NoSideEffects))
