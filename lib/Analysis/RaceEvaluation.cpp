@@ -212,9 +212,11 @@ const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
   if (Slot)
     return Slot->get();
   Slot.emplace();
-  // Listing every (instance, thread) is what a scan would do anyway; past
-  // this many the pair is left to the scan.
-  constexpr uint64_t MaxTouches = 1 << 16;
+  // Listing every (instance, thread) is what a scan would do anyway, and
+  // the list holds one entry per word of the array whatever the count;
+  // past this many (some 20 ms) the pair is left to the scan.
+  // cudaTensorCoreGemm's unrolled tile copy needs more than 64 Ki.
+  constexpr uint64_t MaxTouches = 1 << 20;
   uint64_t Touches = 0;
   auto Out = std::make_unique<WordOwners>();
   for (unsigned I : BI.instances(Site)) {

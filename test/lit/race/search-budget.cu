@@ -70,6 +70,20 @@ __global__ void owned_words(float *out) {
   out[t] = s[t];
 }
 
+// Negative: the same with 128 instances of one update in a nest: more
+// than 64 Ki (instance, thread) offsets to list, still judged without a
+// scan (cudaTensorCoreGemm's unrolled tile copy has as many).
+// shmem-lint: block=1024
+__global__ void owned_words_nested(float *out) {
+  __shared__ float s[1024];
+  unsigned t = threadIdx.x;
+  s[t] = 0;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j)
+      s[t] += i * j;
+  out[t] = s[t];
+}
+
 // Negative: a real race is still reported as a warning beside nothing else.
 // shmem-lint: block=64
 __global__ void one_race(float *out) {
