@@ -439,7 +439,11 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
 }
 
 std::optional<RuntimeLaunch> runtimeLaunchOf(const CallExpr *Call) {
-  std::string N = calleeName(Call);
+  // Asked of every call of a file: the name without a copy.
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return std::nullopt;
+  StringRef N = FD->getName();
   unsigned Args = Call->getNumArgs();
   if ((N == "cudaLaunchKernel" || N == "cudaLaunchCooperativeKernel") &&
       Args >= 3)

@@ -398,21 +398,19 @@ void KernelWalker::assignVar(const VarDecl *V, Value NewV, const Stmt *At) {
   if (!NewV.IsPointer)
     NewV.Int = toType(std::move(NewV.Int), V->getType());
   auto It = Vars.find(V);
-  bool AllActive = !std::memchr(Active.data(), 0, Active.size());
-  if (AllActive || It == Vars.end() || It->second.Uninitialised ||
-      ActiveApprox) {
-    if (It != Vars.end() && It->second.Uninitialised) {
-      Vars[V] = std::move(NewV);
-      return;
-    }
+  if (It != Vars.end() && It->second.Uninitialised) {
+    It->second = std::move(NewV); // No other thread's value to keep.
+    return;
+  }
+  bool AllActive = allActive();
+  if (AllActive || It == Vars.end() || ActiveApprox) {
     if (!AllActive && It != Vars.end() && ActiveApprox &&
         !(It->second.Int == NewV.Int))
       NewV = joinValues(It->second, NewV, nullptr, V, At);
     Vars[V] = std::move(NewV);
     return;
   }
-  std::vector<int64_t> Mask(Active.begin(), Active.end());
-  LaneValue Cond = LaneValue::perThread(std::move(Mask));
+  LaneValue Cond = maskValue(Active);
   if (NewV.IsPointer || It->second.IsPointer) {
     if (NewV.IsPointer && It->second.IsPointer &&
         samePointerBase(*NewV.Ptr, *It->second.Ptr)) {

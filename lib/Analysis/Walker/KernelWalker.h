@@ -44,6 +44,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -290,6 +291,15 @@ private:
         return true;
     return false;
   }
+  bool allActive() const {
+    return !std::memchr(Active.data(), 0, Active.size());
+  }
+  /// \p Mask (1 where a thread runs) as a value to select() by.
+  static LaneValue maskValue(const std::vector<char> &Mask) {
+    return LaneValue::perThread(std::vector<int64_t>(Mask.begin(), Mask.end()));
+  }
+  /// The locals \p CS declares at its top level go out of scope.
+  void endScope(const CompoundStmt *CS);
 
   std::string exprText(const Expr *E);
 

@@ -10,8 +10,6 @@
 
 #include "KernelWalker.h"
 
-#include <cstring>
-
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
@@ -207,22 +205,19 @@ std::optional<std::vector<int64_t>> KernelWalker::simulateFrom(const VarDecl *V,
 std::optional<int64_t> KernelWalker::activeConstant(const LaneValue &V) {
   if (auto C = V.asConstant())
     return C;
-  if (!V.isAffine())
+  // A symbol that only inactive threads carry does not matter: the value
+  // is one in the active threads, and holds no symbol in the first.
+  if (!uniformWhere(V, Active))
     return std::nullopt;
-  // A symbol that only inactive threads carry does not matter.
-  std::optional<int64_t> Out;
-  for (unsigned T = 0; T < N && T < V.size(); ++T) {
-    if (!Active[T])
-      continue;
-    for (const auto &KV : V.coefficients())
-      if (KV.second[T] != 0)
-        return std::nullopt;
-    int64_t X = V.constants()[T];
-    if (Out && *Out != X)
+  auto First = std::find_if(Active.begin(), Active.end(),
+                            [](char A) { return A != 0; });
+  unsigned T = unsigned(First - Active.begin());
+  if (First == Active.end() || T >= V.size())
+    return std::nullopt;
+  for (const auto &KV : V.coefficients())
+    if (KV.second[T] != 0)
       return std::nullopt;
-    Out = X;
-  }
-  return Out;
+  return V.constants()[T];
 }
 
 bool KernelWalker::uniformWhere(const LaneValue &V,
@@ -509,7 +504,7 @@ bool KernelWalker::tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
     bool EntryApprox = ActiveApprox;
     // The threads that do not run the loop keep the counter they had.
     std::optional<Value> Kept;
-    if (std::memchr(Active.data(), 0, Active.size()))
+    if (!allActive())
       Kept = Vars[V];
     if (Recording)
       T.Unrolled.try_emplace(L, KernelTrace::UnrolledLoop{V, *Seq});
@@ -542,11 +537,9 @@ bool KernelWalker::tryUnroll(const Stmt *L, const Stmt *Body, const Expr *Cond,
     }
     noteLoop(L, Visit);
     UnrollProduct /= Seq->size();
-    if (Kept && !Vars[V].IsPointer && !Kept->IsPointer) {
-      std::vector<int64_t> Mask(EntryActive.begin(), EntryActive.end());
-      Vars[V].Int = LaneValue::select(LaneValue::perThread(std::move(Mask)),
-                                      Vars[V].Int, Kept->Int);
-    }
+    if (Kept && !Vars[V].IsPointer && !Kept->IsPointer)
+      Vars[V].Int =
+          LaneValue::select(maskValue(EntryActive), Vars[V].Int, Kept->Int);
     Active = EntryActive;
     ActiveApprox = EntryApprox;
     dropReturned();

@@ -88,14 +88,7 @@ void KernelWalker::walkStmt(const Stmt *S) {
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *C : CS->body())
       walkStmt(C);
-    // The block's locals go out of scope: drop them, so that the
-    // environment saved and joined at every branch and loop holds only
-    // what is live, not every local the kernel declared so far.
-    for (const Stmt *C : CS->body())
-      if (const auto *DS = dyn_cast<DeclStmt>(C))
-        for (const Decl *D : DS->decls())
-          if (const auto *V = dyn_cast<VarDecl>(D))
-            Vars.erase(V);
+    endScope(CS);
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -155,6 +148,17 @@ void KernelWalker::walkStmt(const Stmt *S) {
   }
   for (const Stmt *C : S->children())
     walkStmt(C);
+}
+
+void KernelWalker::endScope(const CompoundStmt *CS) {
+  // Dropped, so that the environment saved and joined at every branch and
+  // loop holds only what is live, not every local the kernel declared so
+  // far.
+  for (const Stmt *C : CS->body())
+    if (const auto *DS = dyn_cast<DeclStmt>(C))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Vars.erase(V);
 }
 
 void KernelWalker::noteUnrollPragma(const AttributedStmt *AS) {
@@ -492,19 +496,19 @@ void KernelWalker::walkSwitch(const SwitchStmt *Sw) {
   ActiveApprox = Saved || !Cond.isUniform();
 }
 
-/// The labels of \p Sw's body in order, each with the statement it labels
-/// (labels in a row share one), when every label is at the top level of
-/// the body, as in all but Duff's device.
-static std::optional<std::vector<std::pair<const SwitchCase *, const Stmt *>>>
+/// The labels of \p Sw's body in source order, when every label is at the
+/// top level of the body (labels in a row included), as in all but Duff's
+/// device.
+static std::optional<std::vector<const SwitchCase *>>
 topLevelCases(const SwitchStmt *Sw) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Sw->getBody());
   if (!Body)
     return std::nullopt;
-  std::vector<std::pair<const SwitchCase *, const Stmt *>> Out;
+  std::vector<const SwitchCase *> Out;
   for (const Stmt *S : Body->body())
     for (const auto *SC = dyn_cast<SwitchCase>(S); SC;
          SC = dyn_cast<SwitchCase>(SC->getSubStmt()))
-      Out.push_back({SC, SC->getSubStmt()});
+      Out.push_back(SC);
   unsigned All = 0;
   for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC;
        SC = SC->getNextSwitchCase())
@@ -529,7 +533,7 @@ bool KernelWalker::walkSwitchByThread(const SwitchStmt *Sw,
   std::vector<unsigned> Target(N, None);
   std::optional<unsigned> Default;
   for (unsigned K = 0; K < Cases->size(); ++K) {
-    const auto *CS = dyn_cast<CaseStmt>((*Cases)[K].first);
+    const auto *CS = dyn_cast<CaseStmt>((*Cases)[K]);
     if (!CS) {
       Default = K;
       continue;
@@ -562,8 +566,9 @@ bool KernelWalker::walkSwitchByThread(const SwitchStmt *Sw,
   splitBy(Cond);
   std::fill(Active.begin(), Active.end(), 0);
   LoopStates.push_back(LoopState());
+  const auto *Body = cast<CompoundStmt>(Sw->getBody());
   unsigned K = 0;
-  for (const Stmt *S : cast<CompoundStmt>(Sw->getBody())->body()) {
+  for (const Stmt *S : Body->body()) {
     for (; isa<SwitchCase>(S); S = cast<SwitchCase>(S)->getSubStmt(), ++K) {
       newStretch();
       for (unsigned I = 0; I < N; ++I)
@@ -572,11 +577,7 @@ bool KernelWalker::walkSwitchByThread(const SwitchStmt *Sw,
     }
     walkStmt(S);
   }
-  for (const Stmt *S : cast<CompoundStmt>(Sw->getBody())->body())
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          Vars.erase(V);
+  endScope(Body);
   LoopState Done = std::move(LoopStates.back());
   LoopStates.pop_back();
   // A `continue` in the body is the enclosing loop's.
