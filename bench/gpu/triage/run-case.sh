@@ -4,7 +4,8 @@
 # Builds CASE.cu for sm_90, lists its shared-memory instructions (SASS),
 # runs every variant plainly, then each under the case's tool: racecheck
 # (the hazards it reports) or ncu (shared wavefronts and instructions of
-# the variant's one kernel). Writes OUTDIR/h200-CASE.txt, committed here.
+# the variant's one kernel). Writes OUTDIR/GPU-CASE.txt (GPU: h200, h100,
+# as nvidia-smi names the card), committed here.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../env.sh"
@@ -28,6 +29,9 @@ cp-async-rows)
 *) echo "run-case.sh: unknown case '$CASE'" >&2; exit 2 ;;
 esac
 mkdir -p "$OUT"
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+      grep -oiE 'h[0-9]{3}' | head -1 | tr 'H' 'h')
+REPORT="$OUT/${GPU:-gpu}-$CASE.txt"
 BIN=/tmp/triage-$CASE
 METRICS=${metrics:-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum}
 {
@@ -52,5 +56,5 @@ METRICS=${metrics:-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__d
           gsub(/"/, "", $NF); print v, $(NF-2), $NF }'
     fi
   done
-} > "$OUT/h200-$CASE.txt" 2>&1
-cat "$OUT/h200-$CASE.txt"
+} > "$REPORT" 2>&1
+cat "$REPORT"
