@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Butterfly.h"
+#include "ExprUtil.h"
 
 #include "KernelTrace.h"
 #include "Program/CudaModel.h"
@@ -27,20 +28,6 @@ uint32_t closeLaneXor(uint32_t Mask, unsigned Offset) {
 }
 
 namespace {
-
-std::optional<int64_t> foldInt(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  if (!E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
-    return std::nullopt;
-  const llvm::APSInt &I = R.Val.getInt();
-  if (I.getSignificantBits() > 64)
-    return std::nullopt;
-  return I.isSigned() ? I.getSExtValue() : int64_t(I.getZExtValue());
-}
 
 /// The local variable \p E reads, if it is just that.
 const VarDecl *localRead(const Expr *E) {
@@ -83,7 +70,7 @@ std::optional<ButterflyStep> xorShuffle(const Expr *E, const ASTContext &Ctx,
     if (C->Sync) {
       if (Call->getNumArgs() < 3)
         return std::nullopt;
-      auto Mask = foldInt(Call->getArg(0), Ctx);
+      auto Mask = foldInteger(Call->getArg(0), Ctx);
       if (!Mask || uint32_t(*Mask) != 0xffffffffu)
         return std::nullopt;
       First = 1;
@@ -99,7 +86,7 @@ std::optional<ButterflyStep> xorShuffle(const Expr *E, const ASTContext &Ctx,
     S.Width = Warp;
     if (Call->getNumArgs() > First + 2 &&
         !isa<CXXDefaultArgExpr>(Call->getArg(First + 2))) {
-      auto W = foldInt(Call->getArg(First + 2), Ctx);
+      auto W = foldInteger(Call->getArg(First + 2), Ctx);
       if (!W)
         return std::nullopt;
       S.Width = *W;
@@ -172,14 +159,14 @@ counterValues(const ForStmt *FS, const ASTContext &Ctx) {
       return std::nullopt;
     C = dyn_cast<VarDecl>(DS->getSingleDecl());
     if (C && C->getInit())
-      Init = foldInt(C->getInit(), Ctx);
+      Init = foldInteger(C->getInit(), Ctx);
   } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
              BO && BO->getOpcode() == BO_Assign) {
     C = dyn_cast_or_null<VarDecl>(
         isa<DeclRefExpr>(BO->getLHS()->IgnoreParens())
             ? cast<DeclRefExpr>(BO->getLHS()->IgnoreParens())->getDecl()
             : nullptr);
-    Init = foldInt(BO->getRHS(), Ctx);
+    Init = foldInteger(BO->getRHS(), Ctx);
   }
   if (!C || !Init || !C->hasLocalStorage() ||
       !C->getType()->isIntegralOrEnumerationType())
@@ -193,9 +180,9 @@ counterValues(const ForStmt *FS, const ASTContext &Ctx) {
   BinaryOperatorKind Op = Cond->getOpcode();
   std::optional<int64_t> Bound;
   if (localRead(Cond->getLHS()) == C) {
-    Bound = foldInt(Cond->getRHS(), Ctx);
+    Bound = foldInteger(Cond->getRHS(), Ctx);
   } else if (localRead(Cond->getRHS()) == C) {
-    Bound = foldInt(Cond->getLHS(), Ctx);
+    Bound = foldInteger(Cond->getLHS(), Ctx);
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
   if (!Bound)
@@ -224,7 +211,7 @@ counterValues(const ForStmt *FS, const ASTContext &Ctx) {
   } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
     if (localRead(CA->getLHS()) == C) {
       StepOp = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
-      Step = foldInt(CA->getRHS(), Ctx);
+      Step = foldInteger(CA->getRHS(), Ctx);
     }
   } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
              BO && BO->getOpcode() == BO_Assign && localRead(BO->getLHS()) == C) {
@@ -232,7 +219,7 @@ counterValues(const ForStmt *FS, const ASTContext &Ctx) {
             dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
         R && localRead(R->getLHS()) == C) {
       StepOp = R->getOpcode();
-      Step = foldInt(R->getRHS(), Ctx);
+      Step = foldInteger(R->getRHS(), Ctx);
     }
   }
   if (!Step)
@@ -338,7 +325,7 @@ std::optional<ButterflyLoop> matchButterflyLoop(const ForStmt *FS,
     ++It->Steps;
     if (localRead(S.Offset) == C)
       It->LaneXor = offsetsMask(It->LaneXor, Values, S.Width);
-    else if (auto O = foldInt(S.Offset, Ctx))
+    else if (auto O = foldInteger(S.Offset, Ctx))
       It->LaneXor = offsetsMask(It->LaneXor, *O, S.Width);
   };
   llvm::SmallVector<const Stmt *, 4> Top;

@@ -9,7 +9,22 @@
 
 #include "clang/AST/ExprCXX.h"
 
+#include <cstdint>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
 namespace shmem {
+
+/// The value of the integer (or enumeration) expression \p E when clang's
+/// constant evaluator folds it without side effects and it fits in 64 bits;
+/// an unsigned value is taken zero-extended. Nothing for a null or dependent
+/// expression. Every pass folds integers through this one function, so that
+/// they agree on what a constant is.
+std::optional<int64_t> foldInteger(const clang::Expr *E,
+                                   const clang::ASTContext &Ctx);
 
 /// \p E without the nodes that only make or convert a temporary object:
 /// parentheses, implicit casts, materialised and bound temporaries,

@@ -6,6 +6,8 @@
 
 #include "IndexSteps.h"
 
+#include "ExprUtil.h"
+
 #include "Program/CudaModel.h"
 #include "Walker/ModifiedVars.h"
 
@@ -119,9 +121,7 @@ private:
   }
 
   static bool isZero(const Expr *E, const ASTContext &Ctx) {
-    Expr::EvalResult R;
-    return !E->isValueDependent() && E->EvaluateAsInt(R, Ctx) &&
-           R.Val.getInt() == 0;
+    return foldInteger(E, Ctx) == 0;
   }
 
   /// `a[x / C][x % C]` over rows of exactly C elements: the `x` it is.
@@ -138,13 +138,9 @@ private:
     if (!Row || !Div || !Rem || Div->getOpcode() != BO_Div ||
         Rem->getOpcode() != BO_Rem)
       return nullptr;
-    Expr::EvalResult C1, C2;
-    if (Div->getRHS()->isValueDependent() ||
-        Rem->getRHS()->isValueDependent() ||
-        !Div->getRHS()->EvaluateAsInt(C1, Ctx) ||
-        !Rem->getRHS()->EvaluateAsInt(C2, Ctx) ||
-        C1.Val.getInt() != C2.Val.getInt() ||
-        C1.Val.getInt() != Row->getSize().getZExtValue())
+    std::optional<int64_t> C = foldInteger(Div->getRHS(), Ctx);
+    if (!C || C != foldInteger(Rem->getRHS(), Ctx) ||
+        uint64_t(*C) != Row->getSize().getZExtValue())
       return nullptr;
     const Expr *X = resolve(Div->getLHS(), Depth);
     const Expr *Y = resolve(Rem->getLHS(), Depth);

@@ -21,11 +21,10 @@ using namespace clang;
 namespace shmem {
 
 static std::optional<int64_t> constInt(const Expr *E, ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
+  if (auto V = foldInteger(E, Ctx))
+    return V;
+  if (!E)
     return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
   // A local `const int`/`int` initialised with a constant.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -83,12 +82,9 @@ public:
     std::optional<unsigned> Axis = partOf(L);
     if (!Axis)
       return true;
-    std::optional<int64_t> Value;
-    Expr::EvalResult R;
-    if (B->getOpcode() == BO_Assign && !B->getRHS()->isValueDependent() &&
-        B->getRHS()->EvaluateAsInt(R, Ctx))
-      Value = R.Val.getInt().getExtValue();
-    Values[*Axis].push_back(Value);
+    Values[*Axis].push_back(B->getOpcode() == BO_Assign
+                                ? foldInteger(B->getRHS(), Ctx)
+                                : std::nullopt);
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
@@ -283,11 +279,7 @@ public:
     unsigned At = configOffset(Config) + 2;
     if (Config->getNumArgs() <= At)
       return 0;
-    Expr::EvalResult R;
-    const Expr *Arg = Config->getArg(At);
-    if (Arg->isValueDependent() || !Arg->EvaluateAsInt(R, Ctx))
-      return std::nullopt;
-    return R.Val.getInt().getExtValue();
+    return foldInteger(Config->getArg(At), Ctx);
   }
 
   void addLaunch(const FunctionDecl *K, const Expr *BlockArg,

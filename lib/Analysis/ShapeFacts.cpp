@@ -1,6 +1,7 @@
 //===- ShapeFacts.cpp - What a kernel's code says about its block shape ---===//
 
 #include "ShapeFacts.h"
+#include "ExprUtil.h"
 #include "Program/CudaModel.h"
 #include "ThreadGeometry.h"
 #include "Walker/ModifiedVars.h"
@@ -90,15 +91,6 @@ private:
     return Ctx.getSourceManager().getExpansionLineNumber(L);
   }
 
-  std::optional<int64_t> constant(const Expr *E) const {
-    if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
-      return std::nullopt;
-    Expr::EvalResult R;
-    if (!E->EvaluateAsInt(R, Ctx))
-      return std::nullopt;
-    return R.Val.getInt().getExtValue();
-  }
-
   void exact(unsigned Axis, int64_t V, const std::string &Why) {
     AxisFacts &A = Facts.Axis[Axis];
     // A value no block can have, or one an earlier statement contradicts,
@@ -146,7 +138,7 @@ private:
       std::swap(L, R);
       Op = BinaryOperator::reverseComparisonOp(Op);
     }
-    std::optional<int64_t> V = Axis ? constant(R) : std::nullopt;
+    std::optional<int64_t> V = Axis ? foldInteger(R, Ctx) : std::nullopt;
     if (!V)
       return;
     if (!Holds)
@@ -248,7 +240,7 @@ private:
     if (!E)
       return true;
     if (!E->isValueDependent())
-      if (constant(E))
+      if (foldInteger(E, Ctx))
         return true;
     E = E->IgnoreParenCasts();
     if (auto B = cuda::builtinIndexOf(E))
@@ -266,7 +258,7 @@ private:
         return V->getDeclContext() == Kernel && !Modified.Vars.count(V) &&
                !V->getType()->isReferenceType();
       if (V->getType().isConstQualified() && V->getInit() &&
-          !V->getInit()->isValueDependent() && constant(V->getInit()))
+          foldInteger(V->getInit(), Ctx))
         return true;
       // A local the kernel never changes after giving it a value every
       // thread computes alike (`int aBegin = wA * BLOCK_SIZE * blockIdx.y;`).

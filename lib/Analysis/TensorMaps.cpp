@@ -6,6 +6,8 @@
 
 #include "TensorMaps.h"
 
+#include "ExprUtil.h"
+
 #include "Program/CudaModel.h"
 #include "Program/KernelPointers.h"
 
@@ -23,15 +25,6 @@ namespace {
 unsigned elementBytes(int64_t T) {
   static const unsigned Bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
   return T >= 0 && T < int64_t(std::size(Bytes)) ? Bytes[T] : 0;
-}
-
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
 }
 
 /// \p E without the copies, moves and temporaries around what it copies.
@@ -74,9 +67,9 @@ TensorMapFacts factsOf(const CallExpr *Call, const ASTContext &Ctx) {
   TensorMapFacts F;
   F.Encode = Call->getExprLoc();
   TmaBoxLayout &L = F.Layout;
-  std::optional<int64_t> Type = constantOf(Call->getArg(1), Ctx);
-  std::optional<int64_t> Rank = constantOf(Call->getArg(2), Ctx);
-  std::optional<int64_t> Swizzle = constantOf(Call->getArg(9), Ctx);
+  std::optional<int64_t> Type = foldInteger(Call->getArg(1), Ctx);
+  std::optional<int64_t> Rank = foldInteger(Call->getArg(2), Ctx);
+  std::optional<int64_t> Swizzle = foldInteger(Call->getArg(9), Ctx);
   if (!Type || !elementBytes(*Type)) {
     F.Unknown = "the element type is not a constant";
     return F;
@@ -103,7 +96,7 @@ TensorMapFacts factsOf(const CallExpr *Call, const ASTContext &Ctx) {
     return F;
   }
   for (unsigned D = 0; D < L.Rank; ++D) {
-    std::optional<int64_t> V = constantOf(Init->getInit(D), Ctx);
+    std::optional<int64_t> V = foldInteger(Init->getInit(D), Ctx);
     if (!V) {
       F.Unknown = "the box is not an array of constants";
       return F;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExprUtil.h"
 #include "UniformityInternal.h"
 #include "Walker/ModifiedVars.h"
 
@@ -69,11 +70,7 @@ std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
   // analysed then (ggml's mmq config table, some 380 tests).
   if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
     return std::nullopt;
-  Expr::EvalResult Res;
-  if (!E->EvaluateAsInt(Res, Ctx, Expr::SE_NoSideEffects))
-    return std::nullopt;
-  llvm::APSInt I = Res.Val.getInt();
-  int64_t C = I.isSigned() ? I.getSExtValue() : int64_t(I.getZExtValue());
+  std::optional<int64_t> C = foldInteger(E, Ctx);
   ConstantCache[E] = C;
   return C;
 }

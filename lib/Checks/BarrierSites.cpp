@@ -6,6 +6,7 @@
 
 #include "BarrierSites.h"
 
+#include "Analysis/ExprUtil.h"
 #include "Analysis/KernelTrace.h"
 #include "Analysis/Program/CallContexts.h"
 
@@ -54,15 +55,6 @@ std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max) {
   return T.str();
 }
 
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
-  return std::nullopt;
-}
-
 bool isCoalescedSync(const CallExpr *Call) {
   auto B = cuda::barrierOf(Call);
   return B && B->Scope == cuda::SyncScope::Coalesced;
@@ -85,10 +77,9 @@ std::optional<BarrierSite> barrierCall(const CallExpr *Call,
     const Expr *Mask = Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
     if (!Mask || isa<CXXDefaultArgExpr>(Mask)) {
       B.Mask = 0xffffffffu;
-    } else if (auto C = constantOf(Mask, Ctx)) {
+    } else if (auto C = foldInteger(Mask, Ctx)) {
       B.Mask = uint32_t(*C);
-    } else if (const UniformityValue *V = FU.value(Mask);
-               V && V->PerThread) {
+    } else if (const UniformityValue *V = FU.value(Mask); V && V->PerThread) {
       if (auto C = V->PerThread->asConstant())
         B.Mask = uint32_t(*C);
     }

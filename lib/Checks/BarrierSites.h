@@ -60,10 +60,6 @@ Scope scopeOf(cuda::SyncScope S);
 std::string text(const clang::Stmt *S, const clang::ASTContext &Ctx,
                  size_t Max = 48);
 
-/// The value of \p E when it folds to an integer.
-std::optional<int64_t> constantOf(const clang::Expr *E,
-                                  const clang::ASTContext &Ctx);
-
 /// coalesced_group::sync() and cg::sync(coalesced): the group is, by
 /// construction, the threads that reach the call.
 bool isCoalescedSync(const clang::CallExpr *Call);

@@ -39,6 +39,7 @@
 #include "ThreadSets.h"
 #include "WarpMasks.h"
 
+#include "Analysis/ExprUtil.h"
 #include "Analysis/Uniformity.h"
 
 #include "clang/AST/ParentMap.h"
@@ -191,7 +192,7 @@ private:
     if (Site.Name.empty())
       Site.Name = calleeName(Call) + "()";
     const Expr *Mask = Call->getArg(0);
-    if (auto C = constantOf(Mask, K.Ctx)) {
+    if (auto C = foldInteger(Mask, K.Ctx)) {
       Site.Mask = uint32_t(*C);
     } else if (const UniformityValue *V = FU.value(Mask); V && V->PerThread) {
       if (auto C = V->PerThread->asConstant())

@@ -29,6 +29,8 @@
 
 #include "ExitedThreadData.h"
 
+#include "Analysis/ExprUtil.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -391,8 +393,9 @@ private:
     const auto *V = DS && DS->isSingleDecl()
                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
                         : nullptr;
-    Expr::EvalResult Start;
-    if (!V || !V->getInit() || !V->getInit()->EvaluateAsInt(Start, K.Ctx))
+    std::optional<int64_t> Start =
+        V ? foldInteger(V->getInit(), K.Ctx) : std::nullopt;
+    if (!Start)
       return Fallback;
     auto RefersToV = [&](const Expr *E) {
       const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
@@ -405,17 +408,15 @@ private:
       if (U->isIncrementDecrementOp() && RefersToV(U->getSubExpr()))
         Step = U->isIncrementOp() ? 1 : -1;
     } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-      Expr::EvalResult R;
-      if (RefersToV(CA->getLHS()) && CA->getRHS()->EvaluateAsInt(R, K.Ctx) &&
+      std::optional<int64_t> By = foldInteger(CA->getRHS(), K.Ctx);
+      if (RefersToV(CA->getLHS()) && By &&
           (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
-        Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) *
-               R.Val.getInt().getExtValue();
+        Step = (CA->getOpcode() == BO_AddAssign ? 1 : -1) * *By;
     }
     if (Step == 0)
       return Fallback;
     return ", " + V->getNameAsString() + " = " +
-           std::to_string(Start.Val.getInt().getExtValue() +
-                          Step * int64_t(Index));
+           std::to_string(*Start + Step * int64_t(Index));
   }
 
   /// Reports \p L if, in iteration \p It, a surviving thread reads an

@@ -2,6 +2,8 @@
 
 #include "FlatStride.h"
 
+#include "Analysis/ExprUtil.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
@@ -14,16 +16,6 @@ using namespace clang;
 
 namespace shmem {
 namespace {
-
-std::optional<int64_t> constantOf(ASTContext &Ctx, const Expr *E) {
-  if (E->isValueDependent() || E->isTypeDependent() ||
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
-    return R.Val.getInt().getExtValue();
-  return std::nullopt;
-}
 
 /// Who a stride expression names: the same key means the same stride.
 struct StrideName {
@@ -123,7 +115,7 @@ std::optional<IndexStride> strideOfIndex(ASTContext &Ctx, const Expr *Idx) {
     const auto *BO = dyn_cast<BinaryOperator>(T);
     if (!BO || BO->getOpcode() != BO_Mul)
       continue;
-    auto L = constantOf(Ctx, BO->getLHS()), R = constantOf(Ctx, BO->getRHS());
+    auto L = foldInteger(BO->getLHS(), Ctx), R = foldInteger(BO->getRHS(), Ctx);
     if (bool(L) == bool(R))
       continue;
     const Expr *Side = L ? BO->getLHS() : BO->getRHS();

@@ -8,6 +8,8 @@
 
 #include "ArrayShape.h"
 
+#include "Analysis/ExprUtil.h"
+
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -104,9 +106,8 @@ std::optional<SwizzleRewrite> swizzleRewrite(const KernelContext &K,
       return Stop("indexes it in a macro");
     // A constant row: its column moves by a constant, or not at all.
     std::string Moved;
-    Expr::EvalResult Const;
-    if (R->EvaluateAsInt(Const, Ctx)) {
-      int64_t By = Const.Val.getInt().getExtValue() % A->Cols;
+    if (std::optional<int64_t> Const = foldInteger(R, Ctx)) {
+      int64_t By = *Const % A->Cols;
       if (By < 0)
         By += A->Cols;
       if (By == 0)

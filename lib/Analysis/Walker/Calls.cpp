@@ -77,7 +77,7 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     if (BC->MaskArg) {
       if (Call->getNumArgs() <= *BC->MaskArg)
         Mask = 0xffffffffu;
-      else if (auto C = constantOf(Call->getArg(*BC->MaskArg)))
+      else if (auto C = foldInteger(Call->getArg(*BC->MaskArg), Ctx))
         Mask = uint32_t(*C);
     } else if (*BK == BarrierKind::Warp) {
       Mask = 0xffffffffu;
@@ -136,7 +136,7 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     }
     std::optional<int64_t> Bytes;
     if (AC->SizeOperand && *AC->SizeOperand < Call->getNumArgs())
-      Bytes = constantOf(sizeObjectValue(Call->getArg(*AC->SizeOperand)));
+      Bytes = foldInteger(sizeObjectValue(Call->getArg(*AC->SizeOperand)), Ctx);
     recordAsyncCopy(Call, Call->getArg(AC->DstOperand), Src, Bytes, *AC);
     return evalInt(unknown("result of an async copy"));
   }

@@ -72,7 +72,7 @@ LaneValue KernelWalker::toType(LaneValue V, QualType Ty) {
 
 std::optional<int64_t> KernelWalker::foldedConstant(const Expr *E) {
   auto [It, New] = FoldCache.try_emplace(E);
-  // constantOf() folds integers only: ask for the side effects (a walk
+  // foldInteger() folds integers only: ask for the side effects (a walk
   // of the whole subtree, at every node of an expression) of those alone.
   // A call may fold too (`ggml_cuda_mmq_get_I(type, J, fallback)` with
   // template arguments): the evaluator runs a constexpr callee and gives
@@ -82,18 +82,8 @@ std::optional<int64_t> KernelWalker::foldedConstant(const Expr *E) {
   // cost more than parsing the file.
   if (New && E->getType()->isIntegralOrEnumerationType() &&
       !E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
-    It->second = constantOf(E);
+    It->second = foldInteger(E, Ctx);
   return It->second;
-}
-
-std::optional<int64_t> KernelWalker::constantOf(const Expr *E) {
-  if (E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->getType()->isIntegralOrEnumerationType() &&
-      E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
-    return R.Val.getInt().getExtValue();
-  return std::nullopt;
 }
 
 void KernelWalker::evalDiscarded(const Expr *E) {
@@ -129,7 +119,7 @@ Value KernelWalker::eval(const Expr *E) {
       return evalInt(constant(*C));
 
   if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr>(E)) {
-    if (auto C = constantOf(E))
+    if (auto C = foldInteger(E, Ctx))
       return evalInt(constant(*C));
   }
   if (isa<FloatingLiteral>(E))

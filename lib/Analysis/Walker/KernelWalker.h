@@ -396,11 +396,8 @@ private:
 
   LaneValue toType(LaneValue V, QualType Ty);
 
-  /// constantOf() of a side-effect-free expression other than a call,
-  /// cached.
+  /// foldInteger() of an integer expression without side effects, cached.
   std::optional<int64_t> foldedConstant(const Expr *E);
-
-  std::optional<int64_t> constantOf(const Expr *E);
 
   //===--------------------------------------------------------------------===//
   // CUDA builtins

@@ -241,7 +241,7 @@ void KernelWalker::recordGroupCopy(const CallExpr *Call,
   // A count the walk knows: a constant, or `sizeof(int) * block.size()`.
   auto CountOf = [&](const Expr *E) -> std::optional<int64_t> {
     E = sizeObjectValue(E);
-    if (std::optional<int64_t> K = constantOf(E))
+    if (std::optional<int64_t> K = foldInteger(E, Ctx))
       return K;
     return eval(E).Int.asConstant();
   };
@@ -453,7 +453,7 @@ void KernelWalker::asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
     return;
   std::optional<int64_t> Left = W.Pending;
   if (!Left && PendingArg)
-    Left = constantOf(PendingArg);
+    Left = foldInteger(PendingArg, Ctx);
   // A count the walk does not know completes everything: a copy taken as
   // complete too early can hide a race, never invent one.
   size_t Keep = Left && *Left > 0 ? size_t(*Left) : 0;

@@ -195,7 +195,7 @@ bool KernelWalker::walkAsyncAsm(const GCCAsmStmt *A) {
     if (C->Bytes)
       Bytes = *C->Bytes;
     else if (const Expr *Size = Input(C->SizeOperand))
-      Bytes = constantOf(Size);
+      Bytes = foldInteger(Size, Ctx);
     const Expr *SrcE = Input(C->SrcOperand);
     recordAsyncCopy(Dst, Dst, SrcE ? eval(SrcE) : Value(), Bytes, *C);
     // One asm statement may commit the copy too.

@@ -86,7 +86,7 @@ const Expr *KernelWalker::expandIndex(const Expr *E) {
 }
 
 std::optional<int64_t> KernelWalker::uniformConstant(const Expr *E) {
-  if (auto C = constantOf(E))
+  if (auto C = foldInteger(E, Ctx))
     return C;
   if (hasEffects(E))
     return std::nullopt;
