@@ -50,7 +50,7 @@ struct AnalysisOptions {
   /// the driver's default. See analysedArch().
   unsigned GpuArch = 0;
   /// Depth to which __device__ callees are analysed in the caller's context.
-  unsigned InlineDepth = 8;
+  unsigned InlineDepth = 12;
   /// The step cap of shmem-divergent-barrier's uniformity fixpoint, per
   /// function and context
   /// (UniformityAnalysis::setStepCap; 0: its default, which a correct

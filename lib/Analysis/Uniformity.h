@@ -314,7 +314,7 @@ public:
   /// other analyses of the translation unit); else the analysis builds its
   /// own.
   UniformityAnalysis(clang::ASTContext &Ctx, const ThreadGeometry *Geometry,
-                     unsigned InlineDepth = 8, ProgramCFGs *Graphs = nullptr);
+                     unsigned InlineDepth = 12, ProgramCFGs *Graphs = nullptr);
   ~UniformityAnalysis();
   UniformityAnalysis(const UniformityAnalysis &) = delete;
   UniformityAnalysis &operator=(const UniformityAnalysis &) = delete;
