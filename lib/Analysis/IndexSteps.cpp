@@ -60,6 +60,13 @@ public:
 
   void address(const Expr *E) { linear(E, 0); }
 
+  /// Whether \p Other met the same opaque parts, in any order.
+  bool sameOpaqueParts(AddressReader &Other) {
+    std::sort(Opaque.begin(), Opaque.end());
+    std::sort(Other.Opaque.begin(), Other.Opaque.end());
+    return Opaque == Other.Opaque;
+  }
+
 private:
   const ASTContext &Ctx;
   IndexSteps &Steps;
@@ -278,9 +285,7 @@ bool IndexSteps::stepVisible(const SharedAccess &A, const SharedAccess &B) {
     AddressReader RB(Ctx, *this, None, A.Width < 4, &B.CallStack);
     RB.address(B.E);
     HiddenBy = !RA.Visible ? RA.HiddenBy : RB.HiddenBy;
-    std::sort(RA.Opaque.begin(), RA.Opaque.end());
-    std::sort(RB.Opaque.begin(), RB.Opaque.end());
-    return RA.Visible && RB.Visible && RA.Opaque == RB.Opaque;
+    return RA.Visible && RB.Visible && RA.sameOpaqueParts(RB);
   }
   // What differs between the two: the variables of the loops whose
   // iteration differs (an unrolled run of one expression).
@@ -308,9 +313,7 @@ bool IndexSteps::stepVisible(const SharedAccess &A, const SharedAccess &B) {
   AddressReader RB(Ctx, *this, Varying, Flatten);
   RB.address(B.E);
   HiddenBy = RB.HiddenBy;
-  std::sort(RA.Opaque.begin(), RA.Opaque.end());
-  std::sort(RB.Opaque.begin(), RB.Opaque.end());
-  return RB.Visible && RA.Opaque == RB.Opaque;
+  return RB.Visible && RA.sameOpaqueParts(RB);
 }
 
 } // namespace shmem
