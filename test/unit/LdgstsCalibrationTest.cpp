@@ -113,4 +113,31 @@ TEST(BypassCopyModel, RowsAndMaps) {
             1u);
 }
 
+TEST(BypassCopyModel, GgmlPaddedRowsOnAnH100) {
+  // bench/gpu/triage/cp-async-rows.cu: ggml's fattn-mma K/V tile, each
+  // group of 8 lanes copying one 128-byte line into a row of Stride bytes,
+  // 4 warps of 4 rows. An H100 measured the LDGSTS wavefronts of the whole
+  // kernel (bench/gpu/triage/h100-cp-async-rows.txt, 2026-12-05): 42 for
+  // ggml's 144-byte rows, 16 for 128-byte rows, 16 with the 16-byte chunk
+  // XORed by the row. The model gives the same sums, warp by warp
+  // 10 + 11 + 10 + 11 for the padded rows.
+  auto Kernel = [](int Stride, bool Swizzled) {
+    std::vector<unsigned> PerWarp;
+    for (int W = 0; W < 4; ++W) {
+      std::vector<std::optional<int64_t>> S(32), G(32);
+      for (int L = 0; L < 32; ++L) {
+        int Row = W * 4 + L / 8, K = L % 8;
+        int Chunk = Swizzled ? K ^ (Row % 8) : K;
+        S[L] = int64_t(Row) * Stride + Chunk * 16;
+        G[L] = int64_t(Row * 8 + K) * 16;
+      }
+      PerWarp.push_back(analyzeBypassCopy(S, G).Wavefronts);
+    }
+    return PerWarp;
+  };
+  EXPECT_EQ(Kernel(144, false), (std::vector<unsigned>{10, 11, 10, 11}));
+  EXPECT_EQ(Kernel(128, false), (std::vector<unsigned>{4, 4, 4, 4}));
+  EXPECT_EQ(Kernel(128, true), (std::vector<unsigned>{4, 4, 4, 4}));
+}
+
 } // namespace

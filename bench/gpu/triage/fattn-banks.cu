@@ -11,9 +11,9 @@
 //    padding meant to spread the rows puts every row on the same banks.
 //    The store is load_tile's last step (one 16-byte chunk per row, row =
 //    lane), the load the K step's (16 bytes of row i_KQ = lane). Twin: rows
-//    of 28 + 8 half2. The load uses all four words of each int4: with two
-//    (h200-fattn-banks.txt, 2026-12-05) ptxas split it into 4-byte LDS,
-//    which is not the LDS.128 ggml's instance has.
+//    of 28 + 8 half2. The load uses all four words of each int4 (with two,
+//    h200-fattn-banks.txt, ptxas split it into 4-byte LDS): one LDS.128 as
+//    in ggml's instance, 32 wavefronts each (h100-fattn-banks.txt).
 //  vecStore (fattn-vec.cuh:461 via common.cuh:813, flash_attn_ext_vec<64,
 //    1, BF16, Q4_0>): two adjacent float2 stores per lane, lanes 4 words
 //    apart; 2-way as two 8-byte stores, none if merged into one 16-byte
