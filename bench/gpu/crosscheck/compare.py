@@ -206,6 +206,9 @@ def main():
     pred = {}  # (file, launch) -> {"bank": {line: [...]}, "race": [...], "barrier": [...]}
     rel = {os.path.relpath(os.path.abspath(f)): f for f in files}
     for fd in findings:
+        # Gaps (what was not analysed) make no claim to compare.
+        if "check" not in fd:
+            continue
         f = rel.get(os.path.relpath(fd["file"])) or rel.get(fd["path"])
         if f is None:
             continue
