@@ -21,6 +21,7 @@
 #ifndef SHMEM_LINT_MODEL_LANEVALUE_H
 #define SHMEM_LINT_MODEL_LANEVALUE_H
 
+#include "FlatMap.h"
 #include "Lanes.h"
 
 #include <cstdint>
@@ -69,7 +70,7 @@ public:
 
   unsigned size() const { return C.size(); }
   const Lanes &constants() const { return C; }
-  const std::map<SymbolId, Lanes> &coefficients() const {
+  const FlatMap<SymbolId, Lanes> &coefficients() const {
     return A;
   }
   bool hasSymbols() const { return !A.empty(); }
@@ -134,7 +135,7 @@ public:
 private:
   Kind K = Kind::Unknown;
   Lanes C;
-  std::map<SymbolId, Lanes> A;
+  FlatMap<SymbolId, Lanes> A;
   std::vector<SymbolId> Needs;
   /// Shared and never changed: values are copied and moved far more often
   /// than made, and a string member cost an allocation per copy of a long
