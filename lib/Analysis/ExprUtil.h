@@ -12,14 +12,11 @@
 #include <cstdint>
 #include <optional>
 
-namespace clang {
-class ASTContext;
-} // namespace clang
-
 namespace shmem {
 
 /// The value of the integer (or enumeration) expression \p E when clang's
-/// constant evaluator folds it without side effects and it fits in 64 bits;
+/// constant evaluator folds it without side effects (a constexpr call
+/// included) and it fits in 64 bits;
 /// an unsigned value is taken zero-extended. Nothing for a null or dependent
 /// expression. Every pass folds integers through this one function, so that
 /// they agree on what a constant is.

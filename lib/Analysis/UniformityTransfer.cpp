@@ -64,15 +64,10 @@ std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
   QualType T = E->getType();
   if (!T->isIntegralOrEnumerationType() || Ctx.getTypeSize(T) > 64)
     return std::nullopt;
-  // A call folds too when the evaluator can run it (a constexpr callee of
-  // constant arguments: no memory, no barrier, nothing per thread), as in
-  // the walker (KernelWalker::foldedConstant); its callee need not be
-  // analysed then (ggml's mmq config table, some 380 tests).
-  if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
-    return std::nullopt;
-  std::optional<int64_t> C = foldInteger(E, Ctx);
-  ConstantCache[E] = C;
-  return C;
+  // A constexpr call folds too (foldInteger): its callee need not be
+  // analysed then.
+  It->second = foldInteger(E, Ctx);
+  return It->second;
 }
 
 UniformityValue FunctionAnalyzer::convert(UniformityValue V, QualType T) {

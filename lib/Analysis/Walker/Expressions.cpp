@@ -72,16 +72,7 @@ LaneValue KernelWalker::toType(LaneValue V, QualType Ty) {
 
 std::optional<int64_t> KernelWalker::foldedConstant(const Expr *E) {
   auto [It, New] = FoldCache.try_emplace(E);
-  // foldInteger() folds integers only: ask for the side effects (a walk
-  // of the whole subtree, at every node of an expression) of those alone.
-  // A call may fold too (`ggml_cuda_mmq_get_I(type, J, fallback)` with
-  // template arguments): the evaluator runs a constexpr callee and gives
-  // up on anything with an effect, so only a call that could not reach
-  // memory, a barrier or a thread's own value folds. Walking ggml's mmq
-  // config lookup (a constexpr function of some 380 tests) at every use
-  // cost more than parsing the file.
-  if (New && E->getType()->isIntegralOrEnumerationType() &&
-      !E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+  if (New)
     It->second = foldInteger(E, Ctx);
   return It->second;
 }
