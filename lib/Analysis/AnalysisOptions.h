@@ -57,6 +57,10 @@ struct AnalysisOptions {
   /// transfer never reaches). No front end sets it: tests lower it to see
   /// that reaching the cap is said (an AnalysisGap), not silent.
   unsigned UniformityStepCap = 0;
+  /// Let a loop's probe walk record, and keep it as the loop's walk when it
+  /// finds nothing to change (walker/Speculation.h). No front end sets it:
+  /// tests turn it off to see that the trace is the same without.
+  bool RecordingProbes = true;
   /// Build the lane->bank pictures bank findings carry (Finding::Picture
   /// and Detail: the padded and swizzled what-ifs). The driver's HTML,
   /// SARIF, JSON and --verbose outputs show them; clang-tidy and the

@@ -521,6 +521,9 @@ struct KernelTrace {
   /// CallStack; runChecks completes each and reports it once per location
   /// and reason beside the findings (Finding.h, AnalysisGap).
   std::vector<AnalysisGap> Gaps;
+  /// Probe walks that recorded (walker/Speculation.h): kept as the walk of
+  /// their loop, or taken back.
+  unsigned ProbesKept = 0, ProbesTakenBack = 0;
 };
 
 /// Loops walked symbolically (not unrolled) whose iteration number is fixed

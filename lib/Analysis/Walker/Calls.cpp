@@ -419,6 +419,7 @@ Value KernelWalker::inlineCall(const CallExpr *Call, const FunctionDecl *Def) {
 Value KernelWalker::evalLambda(const LambdaExpr *LE) {
   Env &Copies = ClosureCopies[LE->getLambdaClass()];
   Copies.clear();
+  ClosureBorn[LE->getLambdaClass()] = Epoch;
   auto Init = LE->capture_init_begin();
   for (const LambdaCapture &C : LE->captures()) {
     const Expr *E = Init == LE->capture_init_end() ? nullptr : *Init++;
@@ -470,13 +471,21 @@ void KernelWalker::unbindCaptures(
     const CXXRecordDecl *Lambda,
     const std::vector<std::pair<const VarDecl *, Env *>> &ByRef) {
   for (const auto &[V, Home] : ByRef)
-    if (auto It = Vars.find(V); It != Vars.end())
+    if (auto It = Vars.find(V); It != Vars.end()) {
+      // The calling frame's variables are CallerEnvs.size()'s (popped).
+      auto Frame = std::find(CallerEnvs.begin(), CallerEnvs.end(), Home);
+      Effects.CallerEnv =
+          std::min(Effects.CallerEnv, unsigned(Frame - CallerEnvs.begin()));
       (*Home)[V] = It->second;
+    }
   auto Copies = ClosureCopies.find(Lambda);
   if (Copies != ClosureCopies.end())
     for (auto &[V, Kept] : Copies->second)
-      if (auto It = Vars.find(V); It != Vars.end())
+      if (auto It = Vars.find(V); It != Vars.end()) {
+        Effects.ClosureBorn =
+            std::min(Effects.ClosureBorn, ClosureBorn.lookup(Lambda));
         Kept = It->second;
+      }
 }
 
 } // namespace walker

@@ -19,6 +19,7 @@
 //   Builtins.cpp     the CUDA vocabulary as values: threadIdx, groups
 //   Statements.cpp   control transfer: blocks, returns, if, switch, joins
 //   Loops.cpp        loops: simulated, unrolled, or walked to a fixpoint
+//   Speculation.cpp  probe walks that record, kept or taken back
 //   Recording.cpp    the trace: accesses, barriers, collectives, outcomes
 //   TileIndex.cpp    how an access indexes its tile (rows and columns)
 //
@@ -31,6 +32,7 @@
 #define SHMEM_LINT_ANALYSIS_WALKER_KERNELWALKER_H
 
 #include "ModifiedVars.h"
+#include "Speculation.h"
 #include "Value.h"
 
 #include "Analysis/ExprUtil.h"
@@ -96,6 +98,8 @@ private:
     llvm::DenseMap<const FieldDecl *, Value> Fields;
     /// Assigned as a whole since (`t = Tile(other)`): not known any more.
     bool Replaced = false;
+    /// The walk's Epoch when it was made (see Speculation.h).
+    unsigned Born = 0;
   };
   using ObjectRef = std::shared_ptr<ObjectState>;
   /// Local objects and class-typed parameters, by variable.
@@ -265,6 +269,20 @@ private:
   /// Per lambda (its closure class): what its by-copy captures hold, from
   /// the LambdaExpr the walk last evaluated.
   std::map<const CXXRecordDecl *, Env> ClosureCopies;
+  llvm::DenseMap<const CXXRecordDecl *, unsigned> ClosureBorn;
+  // Speculative probes (Speculation.cpp): effects outside the code walked,
+  // the count of probes begun, and loops whose recorded probe was taken
+  // back, whose next probes do not record.
+  OuterEffects Effects;
+  unsigned Epoch = 1;
+  llvm::DenseMap<const Stmt *, bool> ProbeTakenBack;
+  ProbeMark markProbe();
+  /// Ends a probe begun at \p M; true if it changed state outside \p Loop
+  /// that is not put back after a probe.
+  bool endProbe(const ProbeMark &M, const Stmt *Loop);
+  void keepProbe(const ProbeMark &M);
+  void takeBackProbe(ProbeMark &M);
+  void forgetOrigins(size_t SharedLimit, size_t GlobalLimit);
   // Per loop: threads that continued / broke out. Empty until a `continue`
   // or `break` is walked: most iterations have neither, and zeroing and
   // scanning two masks per unrolled iteration cost more than the body.

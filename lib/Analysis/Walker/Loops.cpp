@@ -405,14 +405,24 @@ void KernelWalker::walkLoop(const Stmt *L) {
   for (const VarDecl *V : Others)
     if (Vars[V].IsPointer || !Vars[V].Int.isUniform())
       Varying.insert(V);
+  //
+  // A probe that may be the last records (Speculation.h): kept, it is the
+  // walk of the loop, and its end the body's end.
+  std::optional<Env> KeptProbeEnd;
   while (Varying.size() < Others.size()) {
     Env Assumed = Vars;
     std::vector<char> SavedActive = Active;
     bool SavedApprox = ActiveApprox, SavedRec = Recording;
     unsigned SavedSeq = Seq;
-    Recording = false;
+    std::optional<ProbeMark> Mark;
+    if (SavedRec && Opts.RecordingProbes && !PinnedPastEnd &&
+        !ProbeTakenBack.count(L))
+      Mark = markProbe();
+    else
+      Recording = false;
     walkLoopIteration(L, Body, Cond, Inc);
     Recording = SavedRec;
+    unsigned EndSeq = Seq;
     Seq = SavedSeq;
     Env After = std::move(Vars);
     Vars = std::move(Assumed);
@@ -436,6 +446,17 @@ void KernelWalker::walkLoop(const Stmt *L) {
         Demoted |= Varying.insert(V).second;
       }
     }
+    if (Mark) {
+      bool Outside = endProbe(*Mark, L);
+      if (!Demoted && !Outside) {
+        keepProbe(*Mark);
+        Seq = EndSeq;
+        KeptProbeEnd = std::move(After);
+      } else {
+        takeBackProbe(*Mark);
+        ProbeTakenBack[L] = true;
+      }
+    }
     if (!Demoted || Varying.size() == Others.size())
       break;
   }
@@ -448,7 +469,9 @@ void KernelWalker::walkLoop(const Stmt *L) {
       InLoop.emplace(V, It->second);
   std::vector<char> EntryActive = Active;
   bool EntryApprox = ActiveApprox;
-  if (!PinnedPastEnd)
+  if (KeptProbeEnd)
+    Vars = std::move(*KeptProbeEnd);
+  else if (!PinnedPastEnd)
     walkLoopIteration(L, Body, Cond, Inc);
   Env BodyEnd = std::move(Vars);
   // After the loop: the threads that entered it (less those that

@@ -178,6 +178,7 @@ bool KernelWalker::construct(const CXXConstructExpr *CC) {
     return false;
   }
   auto Obj = std::make_shared<ObjectState>();
+  Obj->Born = Epoch;
   runConstructor(Obj, CC, CD);
   Constructed[CC] = std::move(Obj);
   return true;
@@ -259,8 +260,11 @@ KernelWalker::ObjectRef KernelWalker::namedObject(const Expr *E) {
 
 void KernelWalker::forgetObject(const Expr *E) {
   if (isRecordOrRef(E->getType()))
-    if (ObjectRef Obj = knownObject(E))
+    if (ObjectRef Obj = knownObject(E)) {
+      if (!Obj->Replaced)
+        Effects.ObjectBorn = std::min(Effects.ObjectBorn, Obj->Born);
       Obj->Replaced = true;
+    }
 }
 
 void KernelWalker::bindParamObjects(const FunctionDecl *Def,

@@ -437,12 +437,16 @@ void KernelWalker::asyncCopiesDone(const std::vector<unsigned> &Copies,
 }
 
 void KernelWalker::barrierCopiesDone(SourceLocation Loc) {
+  if (!AsyncBarrierPending.empty())
+    ++Effects.AsyncOps;
   asyncCopiesDone(AsyncBarrierPending, Loc);
   AsyncBarrierPending.clear();
 }
 
 void KernelWalker::asyncWait(const cuda::AsyncWait &W, const Expr *PendingArg,
                              SourceLocation Loc) {
+  if (W.Commit || W.Wait)
+    ++Effects.AsyncOps;
   // An empty commit makes an empty group too: pipelines commit one per
   // stage so that wait_group counts stages.
   if (W.Commit) {

@@ -291,6 +291,8 @@ void KernelWalker::walkReturn(const ReturnStmt *R) {
     }
   }
   if (!Frames.empty()) {
+    Effects.ReturnFrame =
+        std::min(Effects.ReturnFrame, unsigned(Frames.size()));
     for (unsigned I = 0; I < N; ++I)
       if (Active[I])
         Frames.back().Returned[I] = 1;
