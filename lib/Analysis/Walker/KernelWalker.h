@@ -903,6 +903,8 @@ private:
   void walkVarDecl(const VarDecl *V);
 
   void walkReturn(const ReturnStmt *R);
+  /// No thread runs the statements left in the block being walked.
+  bool unreachedRest() const;
 
   /// After a loop: the threads that returned inside the function are gone.
   /// When a return ran with an approximate mask, threads that did not

@@ -78,6 +78,18 @@ void KernelWalker::joinEnvs(const Env &Then, const Env &Else,
   Vars = std::move(Out);
 }
 
+bool KernelWalker::unreachedRest() const {
+  // Every thread has returned, broken or continued, and the mask is
+  // exact: no thread runs the rest of the block. No label in it lets one
+  // back in: case labels are walked with an uncertain mask or by
+  // walkSwitchByThread, which activates threads at them itself, and a
+  // walked goto makes masks approximate (GotoWalked). ggml's tile loader
+  // returns from its lambda for the copy widths a tile does not use, and
+  // the walk of the dead rest (divisions by zero, loops probed) was a
+  // fifth of its kernel's walk.
+  return !anyActive() && !ActiveApprox && !Uncertain && !GotoWalked;
+}
+
 void KernelWalker::walkStmt(const Stmt *S) {
   if (!S)
     return;
@@ -86,8 +98,11 @@ void KernelWalker::walkStmt(const Stmt *S) {
           LabelStmt>(S))
     newStretch();
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *C : CS->body())
+    for (const Stmt *C : CS->body()) {
+      if (unreachedRest())
+        break;
       walkStmt(C);
+    }
     endScope(CS);
     return;
   }
