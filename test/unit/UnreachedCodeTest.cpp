@@ -110,6 +110,25 @@ TEST(UnreachedCode, CaseAfterABreakIsWalked) {
   EXPECT_EQ(accessLines(W), std::vector<unsigned>{8});
 }
 
+// The same with a condition not known per thread: the switch is walked as
+// straight-line code, and every thread may start at the second label.
+// Before, the break left no thread for it and its access was not seen.
+TEST(UnreachedCode, CaseAfterABreakIsWalkedUnderAnUnknownCondition) {
+  Walk W = walk(R"(__global__ void k(int n) {
+  __shared__ float s[64];
+  int tid = __nvvm_read_ptx_sreg_tid_x();
+  switch (n) {
+  case 0:
+    break;
+  case 1:
+    s[tid] = 1.0f;
+    break;
+  }
+}
+)");
+  EXPECT_EQ(accessLines(W), std::vector<unsigned>{8});
+}
+
 // A return under a condition not known per thread leaves a mask of who
 // may run: the rest is walked.
 TEST(UnreachedCode, RestAfterAnUncertainReturnIsWalked) {

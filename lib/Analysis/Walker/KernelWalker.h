@@ -290,6 +290,8 @@ private:
     std::vector<char> Continued, Broken;
   };
   std::vector<LoopState> LoopStates;
+  /// The threads that entered each switch walked as straight-line code.
+  std::vector<std::vector<char>> SwitchEntries;
 
   //===--------------------------------------------------------------------===//
   // Helpers

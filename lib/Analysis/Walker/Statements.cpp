@@ -155,6 +155,14 @@ void KernelWalker::walkStmt(const Stmt *S) {
     noteUnrollPragma(AS);
     return walkStmt(AS->getSubStmt());
   }
+  if (const auto *SC = dyn_cast<SwitchCase>(S)) {
+    // In a switch walked as straight-line code, any thread that entered it
+    // may start at any label: one after a `break` runs again.
+    if (!SwitchEntries.empty())
+      for (unsigned I = 0; I < N; ++I)
+        Active[I] |= SwitchEntries.back()[I];
+    return walkStmt(SC->getSubStmt());
+  }
   if (isa<GotoStmt>(S)) {
     // Unstructured: threads jumping are no longer tracked here.
     ActiveApprox = true;
@@ -501,7 +509,9 @@ void KernelWalker::walkSwitch(const SwitchStmt *Sw) {
   LoopStates.push_back(LoopState());
   ++Uncertain; // Every case runs with every thread possibly active.
   ++InexactBranches;
+  SwitchEntries.push_back(EntryActive);
   walkStmt(Sw->getBody());
+  SwitchEntries.pop_back();
   --InexactBranches;
   --Uncertain;
   LoopStates.pop_back();
