@@ -59,4 +59,20 @@ TEST(LdmatrixCalibration, EveryRowMatches) {
   EXPECT_EQ(Rows, 144u);
 }
 
+TEST(LdmatrixCalibration, GgmlRowsOnAnH100) {
+  // bench/gpu/triage/cp-async-rows.cu's ldmatrix .x4 kernels, ggml's
+  // fattn-mma K/V tile read back: an H100 measured 4 shared-load
+  // wavefronts for 144-byte rows, 32 for 128-byte rows and 4 with the
+  // 16-byte chunk XORed by the row (h100-cp-async-rows.txt, 2026-12-05,
+  // one LDSM.16.M88.4 each), as the H200 table says for these strides.
+  auto Wavefronts = [](int64_t Stride, bool Swz) {
+    return BankModel()
+        .analyze(rowAddresses(4, Stride, Swz), 16, AccessOp::Load)
+        .Wavefronts;
+  };
+  EXPECT_EQ(Wavefronts(144, false), 4u);
+  EXPECT_EQ(Wavefronts(128, false), 32u);
+  EXPECT_EQ(Wavefronts(128, true), 4u);
+}
+
 } // namespace
