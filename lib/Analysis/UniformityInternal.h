@@ -247,8 +247,6 @@ private:
   llvm::SmallPtrSet<const clang::VarDecl *, 4> StorageParams;
   /// References bound to a whole local variable: the variable.
   llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> RefAlias;
-  llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> ConstantCache;
-  std::map<int64_t, std::shared_ptr<const LaneValue>> Constants;
 
   using Level = UniformityLevel;
   enum class Exchange { Index, Shift, Xor };

@@ -34,7 +34,7 @@ namespace shmem {
 std::shared_ptr<const LaneValue> FunctionAnalyzer::constantVector(int64_t C) {
   if (!G)
     return nullptr;
-  auto &Slot = Constants[C];
+  auto &Slot = UA.ConstantVectors[C];
   if (!Slot)
     Slot = std::make_shared<const LaneValue>(
         LaneValue::constant(G->threads(), C));
@@ -56,7 +56,7 @@ UniformityValue FunctionAnalyzer::exact(LaneValue L, VarianceSource Src) {
 }
 
 std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
-  auto [It, New] = ConstantCache.try_emplace(E);
+  auto [It, New] = UA.Folds.try_emplace(E);
   if (!New)
     return It->second;
   if (E->isValueDependent() || E->isTypeDependent() || !E->isPRValue())
