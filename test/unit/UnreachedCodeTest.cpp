@@ -93,12 +93,14 @@ TEST(UnreachedCode, RestAfterSomeThreadsReturnedIsWalked) {
   EXPECT_EQ(accessLines(W), std::vector<unsigned>{7});
 }
 
-// A case after a break is reached by a jump: walked.
-TEST(UnreachedCode, CaseAfterABreakIsWalked) {
-  Walk W = walk(R"(__global__ void k(int n) {
+/// A kernel whose switch on \p Cond has an empty first case and an access
+/// in the second, on line 8.
+std::string caseAfterABreak(const std::string &Cond) {
+  return R"(__global__ void k(int n) {
   __shared__ float s[64];
   int tid = __nvvm_read_ptx_sreg_tid_x();
-  switch (tid % 2) {
+  switch ()" +
+         Cond + R"() {
   case 0:
     break;
   case 1:
@@ -106,27 +108,20 @@ TEST(UnreachedCode, CaseAfterABreakIsWalked) {
     break;
   }
 }
-)");
-  EXPECT_EQ(accessLines(W), std::vector<unsigned>{8});
+)";
+}
+
+// A case after a break is reached by a jump: walked.
+TEST(UnreachedCode, CaseAfterABreakIsWalked) {
+  EXPECT_EQ(accessLines(walk(caseAfterABreak("tid % 2"))),
+            std::vector<unsigned>{8});
 }
 
 // The same with a condition not known per thread: the switch is walked as
 // straight-line code, and every thread may start at the second label.
 // Before, the break left no thread for it and its access was not seen.
 TEST(UnreachedCode, CaseAfterABreakIsWalkedUnderAnUnknownCondition) {
-  Walk W = walk(R"(__global__ void k(int n) {
-  __shared__ float s[64];
-  int tid = __nvvm_read_ptx_sreg_tid_x();
-  switch (n) {
-  case 0:
-    break;
-  case 1:
-    s[tid] = 1.0f;
-    break;
-  }
-}
-)");
-  EXPECT_EQ(accessLines(W), std::vector<unsigned>{8});
+  EXPECT_EQ(accessLines(walk(caseAfterABreak("n"))), std::vector<unsigned>{8});
 }
 
 // A return under a condition not known per thread leaves a mask of who

@@ -44,6 +44,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstring>
@@ -275,7 +276,7 @@ private:
   // back, whose next probes do not record.
   OuterEffects Effects;
   unsigned Epoch = 1;
-  llvm::DenseMap<const Stmt *, bool> ProbeTakenBack;
+  llvm::DenseSet<const Stmt *> ProbeTakenBack;
   ProbeMark markProbe();
   /// Ends a probe begun at \p M; true if it changed state outside \p Loop
   /// that is not put back after a probe.

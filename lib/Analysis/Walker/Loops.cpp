@@ -454,7 +454,7 @@ void KernelWalker::walkLoop(const Stmt *L) {
         KeptProbeEnd = std::move(After);
       } else {
         takeBackProbe(*Mark);
-        ProbeTakenBack[L] = true;
+        ProbeTakenBack.insert(L);
       }
     }
     if (!Demoted || Varying.size() == Others.size())

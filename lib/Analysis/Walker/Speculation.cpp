@@ -25,6 +25,32 @@
 namespace shmem {
 namespace walker {
 
+/// The trace's event lists: what a walk appends to.
+template <typename Fn> static void forEachEventList(KernelTrace &T, Fn F) {
+  F(T.Accesses);
+  F(T.Barriers);
+  F(T.Collectives);
+  F(T.CountedBarriers);
+  F(T.BulkCopies);
+  F(T.BarrierWaits);
+  F(T.BarrierArrives);
+  F(T.GlobalAccesses);
+  F(T.Gaps);
+}
+
+/// The trace's facts a walk merges into, each of \p To beside \p From's.
+/// Symbols and call contexts are not among them: a probe that does not
+/// record makes those too.
+template <typename Fn>
+static void forEachMergedFact(KernelTrace &To, KernelTrace &From, Fn F) {
+  F(To.UniformBranch, From.UniformBranch);
+  F(To.Branches, From.Branches);
+  F(To.LoopFacts, From.LoopFacts);
+  F(To.Unrolled, From.Unrolled);
+  F(To.CompilerUnroll, From.CompilerUnroll);
+  F(To.SharedPipeline, From.SharedPipeline);
+}
+
 ProbeMark KernelWalker::markProbe() {
   ProbeMark M;
   M.Epoch = ++Epoch;
@@ -39,21 +65,10 @@ ProbeMark KernelWalker::markProbe() {
   M.AnyExited = AnyExited;
   M.RecordFrom = RecordFrom;
   M.GroupHeld = GroupHeld;
+  forEachEventList(T, [&](auto &List) { M.EventSizes.push_back(List.size()); });
   M.Accesses = T.Accesses.size();
-  M.Barriers = T.Barriers.size();
-  M.Collectives = T.Collectives.size();
-  M.CountedBarriers = T.CountedBarriers.size();
-  M.BulkCopies = T.BulkCopies.size();
-  M.BarrierWaits = T.BarrierWaits.size();
-  M.BarrierArrives = T.BarrierArrives.size();
   M.GlobalAccesses = T.GlobalAccesses.size();
-  M.Gaps = T.Gaps.size();
-  M.UniformBranch = T.UniformBranch;
-  M.Branches = T.Branches;
-  M.LoopFacts = T.LoopFacts;
-  M.Unrolled = T.Unrolled;
-  M.CompilerUnroll = T.CompilerUnroll;
-  M.SharedPipeline = T.SharedPipeline;
+  forEachMergedFact(M.Facts, T, [](auto &To, auto &From) { To = From; });
   return M;
 }
 
@@ -77,19 +92,17 @@ bool KernelWalker::endProbe(const ProbeMark &M, const Stmt *Loop) {
            !SM.isPointWithin(V->getLocation(), Loop->getBeginLoc(),
                              Loop->getEndLoc());
   };
-  for (const auto &[V, From] : RecordFrom)
-    if (Outside(V)) {
-      auto It = M.RecordFrom.find(V);
-      if (It == M.RecordFrom.end() || It->second != From)
-        return true;
-    }
-  for (const auto &[V, Group] : GroupHeld)
-    if (Outside(V)) {
-      auto It = M.GroupHeld.find(V);
-      if (It == M.GroupHeld.end() || It->second != Group)
-        return true;
-    }
-  return false;
+  auto ChangedOutside = [&](const auto &Now, const auto &Before) {
+    for (const auto &[V, What] : Now)
+      if (Outside(V)) {
+        auto It = Before.find(V);
+        if (It == Before.end() || It->second != What)
+          return true;
+      }
+    return false;
+  };
+  return ChangedOutside(RecordFrom, M.RecordFrom) ||
+         ChangedOutside(GroupHeld, M.GroupHeld);
 }
 
 void KernelWalker::keepProbe(const ProbeMark &M) {
@@ -110,22 +123,12 @@ void KernelWalker::takeBackProbe(ProbeMark &M) {
   for (size_t I = 0; I < M.GlobalAccesses; ++I)
     llvm::erase_if(T.GlobalAccesses[I].Shared,
                    [&](unsigned S) { return S >= M.Accesses; });
-  auto Truncate = [](auto &V, size_t N) { V.erase(V.begin() + N, V.end()); };
-  Truncate(T.Accesses, M.Accesses);
-  Truncate(T.Barriers, M.Barriers);
-  Truncate(T.Collectives, M.Collectives);
-  Truncate(T.CountedBarriers, M.CountedBarriers);
-  Truncate(T.BulkCopies, M.BulkCopies);
-  Truncate(T.BarrierWaits, M.BarrierWaits);
-  Truncate(T.BarrierArrives, M.BarrierArrives);
-  Truncate(T.GlobalAccesses, M.GlobalAccesses);
-  Truncate(T.Gaps, M.Gaps);
-  T.UniformBranch = std::move(M.UniformBranch);
-  T.Branches = std::move(M.Branches);
-  T.LoopFacts = std::move(M.LoopFacts);
-  T.Unrolled = std::move(M.Unrolled);
-  T.CompilerUnroll = std::move(M.CompilerUnroll);
-  T.SharedPipeline = M.SharedPipeline;
+  unsigned List = 0;
+  forEachEventList(T, [&](auto &Events) {
+    Events.erase(Events.begin() + M.EventSizes[List++], Events.end());
+  });
+  forEachMergedFact(T, M.Facts,
+                    [](auto &To, auto &From) { To = std::move(From); });
   Exited = std::move(M.Exited);
   AnyExited = M.AnyExited;
   IndexGeneration = M.IndexGeneration;

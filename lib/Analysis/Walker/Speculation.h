@@ -61,8 +61,9 @@ struct OuterEffects {
 };
 
 /// Where a speculative probe began: the positions it must return to if it
-/// is taken back. Trace vectors only grow during a walk, so their sizes
-/// suffice; the maps are merged into and are kept whole.
+/// is taken back. Trace event lists only grow during a walk, so their sizes
+/// suffice; the facts merged into are kept whole (Speculation.cpp lists
+/// both, once).
 struct ProbeMark {
   // Walk position.
   unsigned Epoch = 0;
@@ -76,16 +77,11 @@ struct ProbeMark {
   bool AnyExited = false;
   std::map<const clang::VarDecl *, Origins> RecordFrom;
   llvm::DenseMap<const clang::VarDecl *, unsigned> GroupHeld;
-  // Trace.
-  size_t Accesses = 0, Barriers = 0, Collectives = 0, CountedBarriers = 0,
-         BulkCopies = 0, BarrierWaits = 0, BarrierArrives = 0,
-         GlobalAccesses = 0, Gaps = 0;
-  decltype(KernelTrace::UniformBranch) UniformBranch;
-  decltype(KernelTrace::Branches) Branches;
-  decltype(KernelTrace::LoopFacts) LoopFacts;
-  decltype(KernelTrace::Unrolled) Unrolled;
-  decltype(KernelTrace::CompilerUnroll) CompilerUnroll;
-  clang::SourceLocation SharedPipeline;
+  // Trace: the size of each event list, those of the two that other state
+  // indexes by name, and a trace holding only the merged facts.
+  std::vector<size_t> EventSizes;
+  size_t Accesses = 0, GlobalAccesses = 0;
+  KernelTrace Facts;
 };
 
 } // namespace walker

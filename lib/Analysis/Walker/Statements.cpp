@@ -87,7 +87,7 @@ bool KernelWalker::unreachedRest() const {
   // returns from its lambda for the copy widths a tile does not use, and
   // the walk of the dead rest (divisions by zero, loops probed) was a
   // fifth of its kernel's walk.
-  return !anyActive() && !ActiveApprox && !Uncertain && !GotoWalked;
+  return !ActiveApprox && !Uncertain && !GotoWalked && !anyActive();
 }
 
 void KernelWalker::walkStmt(const Stmt *S) {
