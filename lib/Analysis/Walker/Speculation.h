@@ -4,7 +4,7 @@
 // probe) to find which of the variables it modifies stay uniform, and then
 // once more, recording, from the same state. When the probe finds none that
 // varies, the second walk repeats it: on ggml's flash attention that is the
-// outer loop over the KV cache, a third of a kernel's walk.
+// outer loop over the KV cache, a quarter of a kernel's walk.
 //
 // So the probe records, speculatively: if it finds no variable to demote
 // and touched nothing outside the loop's own frame that the second walk
