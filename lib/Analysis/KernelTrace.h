@@ -48,6 +48,8 @@
 
 namespace shmem {
 
+class ConstantFolds;
+
 /// What an unknown is made from: an AST node (or a tag), the variable it
 /// stands for there, if any, and a sub-index. Identity, not a hash: two
 /// variables joined at one `if`, or modified by one loop, have two keys.
@@ -380,6 +382,10 @@ struct KernelTrace {
   const clang::FunctionDecl *Kernel = nullptr;
   /// The parameters walked as constants (what-if walks repeat them).
   std::vector<ArgumentConstant> Arguments;
+  /// The translation unit's folded constants (ProgramCFGs::folds()) the
+  /// walk used, which the what-if walks of this trace share; null when the
+  /// walk kept its own.
+  ConstantFolds *Folds = nullptr;
   ThreadGeometry Geometry{Dim3{}};
   std::string GeometrySource; ///< "launch at k.cu:40", "assumed", ...
   bool GeometryAssumed = false;
@@ -582,11 +588,14 @@ struct PaddingOverride {
 };
 
 /// Walk \p Kernel for one block of shape \p G, with \p Args as constants.
-KernelTrace traceKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
+/// \p Folds, when given, is the translation unit's cache of constants.
+KernelTrace traceKernel(clang::ASTContext &Ctx,
+                        const clang::FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
                         const PaddingOverride *Pad = nullptr,
                         const IterationPins *Pins = nullptr,
-                        const std::vector<ArgumentConstant> &Args = {});
+                        const std::vector<ArgumentConstant> &Args = {},
+                        ConstantFolds *Folds = nullptr);
 
 /// Walk \p Base's kernel again with its inputs (shape, constant
 /// arguments) and an override: the what-if walks of the checks.

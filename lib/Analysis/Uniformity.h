@@ -366,10 +366,9 @@ private:
   std::map<const clang::FunctionDecl *, std::vector<Memo>> Memos;
   std::map<const clang::FunctionDecl *, std::unique_ptr<FunctionSkeleton>>
       Skeletons;
-  /// What depends on the expression or the geometry only, kept across the
-  /// functions and contexts analysed: every callee context folded its
-  /// constants again (a tenth of the analysis of ggml's flash attention).
-  llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> Folds;
+  /// What depends on the geometry only, kept across the functions and
+  /// contexts analysed (the constants expressions fold to are kept longer,
+  /// by Graphs, for the whole translation unit).
   std::map<int64_t, std::shared_ptr<const LaneValue>> ConstantVectors;
   /// Functions being analysed, to cut recursion.
   std::vector<const clang::FunctionDecl *> InProgress;

@@ -56,9 +56,6 @@ UniformityValue FunctionAnalyzer::exact(LaneValue L, VarianceSource Src) {
 }
 
 std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
-  auto [It, New] = UA.Folds.try_emplace(E);
-  if (!New)
-    return It->second;
   if (E->isValueDependent() || E->isTypeDependent() || !E->isPRValue())
     return std::nullopt;
   QualType T = E->getType();
@@ -66,8 +63,7 @@ std::optional<int64_t> FunctionAnalyzer::constantInt(const Expr *E) {
     return std::nullopt;
   // A constexpr call folds too (foldInteger): its callee need not be
   // analysed then.
-  It->second = foldInteger(E, Ctx);
-  return It->second;
+  return UA.Graphs.folds().of(E);
 }
 
 UniformityValue FunctionAnalyzer::convert(UniformityValue V, QualType T) {

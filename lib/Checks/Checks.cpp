@@ -196,7 +196,8 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
       if (!Walk)
         continue;
       ThreadGeometry G(Shape.Block, Opts.WarpSize);
-      KernelTrace Trace = traceKernel(Ctx, K, G, Opts, nullptr, nullptr, Args);
+      KernelTrace Trace =
+          traceKernel(Ctx, K, G, Opts, nullptr, nullptr, Args, &Graphs.folds());
       Trace.GeometrySource = Shape.Source + argumentsNote(Args);
       Trace.GeometryAssumed = Shape.Assumed;
       Trace.DynamicSharedBytes = Shape.DynamicSharedBytes;

@@ -17,6 +17,8 @@
 #ifndef SHMEM_LINT_ANALYSIS_PROGRAM_KERNELCFG_H
 #define SHMEM_LINT_ANALYSIS_PROGRAM_KERNELCFG_H
 
+#include "ConstantFolds.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/Dominators.h"
@@ -123,20 +125,24 @@ inline bool isWithin(const clang::Stmt *S, const clang::Stmt *Outer,
 }
 
 /// The KernelCFG of every function of one translation unit, built on first
-/// use. Front ends make one per translation unit (runChecks does); an
-/// analysis handed none makes its own.
+/// use, and the integer constants its expressions fold to. Front ends make
+/// one per translation unit (runChecks does); an analysis handed none makes
+/// its own.
 class ProgramCFGs {
 public:
-  explicit ProgramCFGs(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit ProgramCFGs(clang::ASTContext &Ctx) : Ctx(Ctx), Folds(Ctx) {}
   ProgramCFGs(const ProgramCFGs &) = delete;
   ProgramCFGs &operator=(const ProgramCFGs &) = delete;
 
   /// Null when \p F has no body or no CFG; asked again, null again.
   const KernelCFG *get(const clang::FunctionDecl *F);
   clang::ASTContext &context() const { return Ctx; }
+  /// foldInteger() of any expression of the translation unit, once.
+  ConstantFolds &folds() { return Folds; }
 
 private:
   clang::ASTContext &Ctx;
+  ConstantFolds Folds;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<KernelCFG>> Graphs;
 };
 

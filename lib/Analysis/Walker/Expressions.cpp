@@ -71,10 +71,7 @@ LaneValue KernelWalker::toType(LaneValue V, QualType Ty) {
 }
 
 std::optional<int64_t> KernelWalker::foldedConstant(const Expr *E) {
-  auto [It, New] = FoldCache.try_emplace(E);
-  if (New)
-    It->second = foldInteger(E, Ctx);
-  return It->second;
+  return Folds.of(E);
 }
 
 void KernelWalker::evalDiscarded(const Expr *E) {

@@ -38,10 +38,12 @@ std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
 KernelTrace traceKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
                         const PaddingOverride *Pad, const IterationPins *Pins,
-                        const std::vector<ArgumentConstant> &Args) {
+                        const std::vector<ArgumentConstant> &Args,
+                        ConstantFolds *Folds) {
   KernelTrace T;
   T.Kernel = Kernel;
   T.Arguments = Args;
+  T.Folds = Folds;
   T.Geometry = G;
   walker::KernelWalker W(Ctx, G, Opts, T, Pad, Pins);
   W.walkKernel(Kernel);
@@ -53,7 +55,7 @@ KernelTrace retraceKernel(ASTContext &Ctx, const KernelTrace &Base,
                           const PaddingOverride *Pad,
                           const IterationPins *Pins) {
   return traceKernel(Ctx, Base.Kernel, Base.Geometry, Opts, Pad, Pins,
-                     Base.Arguments);
+                     Base.Arguments, Base.Folds);
 }
 
 } // namespace shmem

@@ -38,6 +38,7 @@
 #include "Analysis/ExprUtil.h"
 #include "Analysis/KernelTrace.h"
 #include "Analysis/Program/CallContexts.h"
+#include "Analysis/Program/ConstantFolds.h"
 #include "Analysis/Program/CudaModel.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -66,7 +67,7 @@ public:
                const AnalysisOptions &Opts, KernelTrace &Trace,
                const PaddingOverride *Pad, const IterationPins *Pins)
       : Ctx(Ctx), G(G), Opts(Opts), T(Trace), N(G.threads()), Pad(Pad),
-        Pins(Pins) {
+        Pins(Pins), Folds(Trace.Folds ? *Trace.Folds : OwnFolds.emplace(Ctx)) {
     Active.assign(N, 1);
     Exited.assign(N, 0);
   }
@@ -84,6 +85,12 @@ private:
   unsigned N;
   const PaddingOverride *Pad;
   const IterationPins *Pins;
+  /// The integer constants expressions fold to: the translation unit's
+  /// (KernelTrace::Folds) when the trace has them, else this walk's own.
+  /// Clang's evaluator is costly and unrolled loops evaluate one
+  /// expression many times.
+  std::optional<ConstantFolds> OwnFolds;
+  ConstantFolds &Folds;
 
   Env Vars;
   /// Local struct and vector variables (float4 v): the loads whose data
@@ -164,12 +171,9 @@ private:
   /// evalDiscarded()).
   const Expr *Discarded = nullptr;
 
-  // Facts about expressions that do not depend on the walk's state, asked
-  // again at every evaluation (unrolled loops evaluate one expression many
-  // times): the folded constant of a side-effect-free integer constant
-  // expression (clang's evaluator is costly) and whether evaluating an
-  // expression could change state (a tree walk).
-  llvm::DenseMap<const Expr *, std::optional<int64_t>> FoldCache;
+  // Whether evaluating an expression could change state (a tree walk),
+  // asked again at every evaluation (unrolled loops evaluate one
+  // expression many times).
   llvm::DenseMap<const Expr *, bool> EffectsCache;
   /// unknown() by reason: a walk makes the same few (a load from memory, a
   /// call's result) at every evaluation, and a copy shares the reason where
