@@ -251,6 +251,13 @@ public:
 
   /// The blocks reachable from the entry, in reverse post-order.
   llvm::ArrayRef<const clang::CFGBlock *> blocks() const;
+  /// Whether some thread runs \p B in this calling context: false behind a
+  /// branch whose condition is known here and the same in every thread
+  /// (`if (stride_j == 0) return;` with the callee's argument known), and
+  /// behind code that never ends (its values are then not computed).
+  bool reached(const clang::CFGBlock *B) const {
+    return Reached.size() > B->getBlockID() && Reached.test(B->getBlockID());
+  }
 
   /// The CFG block that evaluates \p S, if any.
   const clang::CFGBlock *blockOf(const clang::Stmt *S) const;
@@ -291,6 +298,8 @@ private:
   UniformityValue Stored;
   bool Converged = true;
   unsigned Steps = 0;
+  /// By block ID: reached() (see there).
+  llvm::BitVector Reached;
 };
 
 /// How an argument reaches a callee: its value, and whether the parameter

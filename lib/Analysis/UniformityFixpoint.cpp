@@ -341,6 +341,39 @@ void FunctionAnalyzer::pruneOutOfScope(const CFGBlock *B, State &In) {
   }
 }
 
+int8_t FunctionAnalyzer::takenSuccessor(const CFGBlock *B,
+                                        const UniformityValue &C) {
+  // Two-way branches only: an if, a loop's test, a short-circuit operand,
+  // ?:; the first successor runs when the condition holds. A switch's
+  // cases are not decided here.
+  if (B->succ_size() != 2 ||
+      isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt()))
+    return -1;
+  if (!C.PerThread)
+    return -1;
+  std::optional<int64_t> K = C.PerThread->asConstant();
+  if (!K)
+    return -1;
+  return *K != 0 ? 0 : 1;
+}
+
+bool FunctionAnalyzer::noteTakenSuccessor(const CFGBlock *B, int BI) {
+  int8_t Taken =
+      BI >= 0 ? takenSuccessor(B, branchCondition(Sk.Branches[BI])) : -1;
+  int8_t &Old = OnlySuccessor[B->getBlockID()];
+  bool Changed = Old != Taken;
+  Old = Taken;
+  return Changed;
+}
+
+bool FunctionAnalyzer::edgeTaken(const CFGBlock *From,
+                                 const CFGBlock *To) const {
+  int8_t Only = OnlySuccessor[From->getBlockID()];
+  if (Only < 0)
+    return true;
+  return (From->succ_begin() + Only)->getReachableBlock() == To;
+}
+
 FunctionAnalyzer::State FunctionAnalyzer::joinedEntryState(const CFGBlock *B) {
   State In;
   if (B == &Sk.Cfg->getEntry()) {
@@ -356,6 +389,11 @@ FunctionAnalyzer::State FunctionAnalyzer::joinedEntryState(const CFGBlock *B) {
   }
   for (const CFGBlock::AdjacentBlock &P : B->preds())
     if (const CFGBlock *PB = P.getReachableBlock()) {
+      // A branch decided in this context (ggml's tile loader returns for
+      // the copy widths a tile does not use): the other side runs in no
+      // thread, and its code is not analysed.
+      if (!edgeTaken(PB, B))
+        continue;
       const FunctionSkeleton::ButterflyExit *BE = nullptr;
       for (const auto &X : Sk.Butterflies)
         if (X.From == PB && X.To == B)
@@ -431,6 +469,7 @@ void FunctionAnalyzer::finalPass() {
       continue;
     transfer(B);
     int BI = Sk.BranchOfBlock[B->getBlockID()];
+    noteTakenSuccessor(B, BI);
     if (BI >= 0)
       R.BranchValues[BI] =
           UniformityValue::join(R.BranchValues[BI],
@@ -441,6 +480,7 @@ void FunctionAnalyzer::finalPass() {
 void FunctionAnalyzer::run() {
   unsigned N = Sk.Cfg->getNumBlockIDs();
   Out.assign(N, State());
+  OnlySuccessor.assign(N, -1);
   R.BranchValues.assign(Sk.Branches.size(), UniformityValue());
 
   // Every step raises a variable's level, drops a per-thread value, or
@@ -464,6 +504,7 @@ void FunctionAnalyzer::run() {
         Visited.set(B->getBlockID());
         transfer(B);
         int BI = Sk.BranchOfBlock[B->getBlockID()];
+        bool TakenChanged = noteTakenSuccessor(B, BI);
         if (BI >= 0) {
           UniformityValue C = branchCondition(Sk.Branches[BI]);
           Tested[BI] = C;
@@ -475,7 +516,7 @@ void FunctionAnalyzer::run() {
           }
         }
         State &O = Out[B->getBlockID()];
-        if (!Cur.sameAs(O)) {
+        if (!Cur.sameAs(O) || TakenChanged) {
           O = std::move(Cur);
           for (const CFGBlock::AdjacentBlock &S : B->succs())
             Work.push(S.getReachableBlock());
@@ -494,6 +535,10 @@ void FunctionAnalyzer::run() {
   } else {
     finalPass();
   }
+  R.Reached.resize(N);
+  for (const CFGBlock *B : Sk.RPO)
+    if (Out[B->getBlockID()].Reached)
+      R.Reached.set(B->getBlockID());
   // A callee cut off at its cap makes this result as doubtful as its own.
   R.Converged = Run.converged();
   for (const auto &KV : R.Callees)

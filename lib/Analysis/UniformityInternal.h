@@ -243,6 +243,11 @@ private:
 
   State Cur;
   std::vector<State> Out;
+  /// By block ID, for a block whose two-way branch tests a value known in
+  /// this context and the same in every thread: the one successor (0 when
+  /// it holds, 1 when not) that runs; -1 for every other block. The edge
+  /// to the other is not taken (see takenSuccessor()).
+  std::vector<int8_t> OnlySuccessor;
   /// Parameters that stand for a caller's local variable (by reference).
   llvm::SmallPtrSet<const clang::VarDecl *, 4> StorageParams;
   /// References bound to a whole local variable: the variable.
@@ -459,6 +464,13 @@ private:
     V.PointsToLocal = nullptr;
     return V;
   }
+  /// The successor that \p B's branch, testing \p C, takes in every
+  /// thread, or -1.
+  static int8_t takenSuccessor(const clang::CFGBlock *B,
+                               const UniformityValue &C);
+  /// Records \p B's OnlySuccessor after its transfer; whether it changed.
+  bool noteTakenSuccessor(const clang::CFGBlock *B, int BI);
+  bool edgeTaken(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
 };
 
 } // namespace shmem

@@ -109,6 +109,9 @@ private:
     if (!FU.valid())
       return;
     for (const CFGBlock *B : FU.blocks()) {
+      // Code no thread runs in this context waits for no one.
+      if (!FU.reached(B))
+        continue;
       for (const CFGElement &E : *B) {
         auto CS = E.getAs<CFGStmt>();
         if (!CS)

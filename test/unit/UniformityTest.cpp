@@ -785,4 +785,76 @@ TEST(Uniformity, BranchRegionsAreBuiltOncePerFunction) {
   EXPECT_EQ(calleeOf(FB)->branches().data(), Shared.data());
 }
 
+//===----------------------------------------------------------------------===//
+// Branches decided in a calling context.
+//===----------------------------------------------------------------------===//
+
+const char *WidthKernel = R"cu(
+__device__ int stage(int width) {
+  const int stride = 32 >> width;
+  if (stride == 0)
+    return 0;
+  const int t = threadIdx.x % stride;
+  probe(t);
+  return t;
+}
+__global__ void k(int *out) {
+  out[0] = stage(6);
+  out[1] = stage(1);
+})cu";
+
+/// The analyses of stage() at the kernel's two calls, in source order.
+std::vector<const FunctionUniformity *> stages(const FunctionUniformity &FU) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const CallExpr *> Calls;
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *FD = C->getDirectCallee();
+          FD && FD->getDeclName().isIdentifier() && FD->getName() == "stage")
+        Calls.push_back(C);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(FU.function()->getBody());
+  std::vector<const FunctionUniformity *> Out;
+  for (const CallExpr *C : F.Calls)
+    Out.push_back(FU.callee(C));
+  return Out;
+}
+
+/// stage()'s probe call.
+const CallExpr *probeCall(const FunctionUniformity &FU) {
+  ProbeFinder PF;
+  PF.TraverseStmt(FU.function()->getBody());
+  return PF.Probes.size() == 1 ? PF.Probes[0] : nullptr;
+}
+
+TEST(Uniformity, TheSideABranchDoesNotTakeInAContextIsNotAnalysed) {
+  Parsed P = parse(WidthKernel);
+  ASSERT_TRUE(P.AST && P.Kernel);
+  ThreadGeometry G(Dim3{256, 1, 1});
+  UniformityAnalysis UA(P.AST->getASTContext(), &G);
+  std::vector<const FunctionUniformity *> S =
+      stages(UA.analyzeKernel(P.Kernel));
+  ASSERT_EQ(S.size(), 2u);
+  ASSERT_TRUE(S[0] && S[1]);
+  // Two contexts: a width of 6 gives a stride of 0 and every thread
+  // returns; a width of 1 gives 16 and the rest runs.
+  ASSERT_NE(S[0], S[1]);
+  const CallExpr *Probe = probeCall(*S[0]);
+  ASSERT_TRUE(Probe);
+  const CFGBlock *B = S[0]->blockOf(Probe);
+  ASSERT_TRUE(B);
+  EXPECT_FALSE(S[0]->reached(B));
+  EXPECT_FALSE(S[0]->value(Probe->getArg(0))); // Not computed.
+  EXPECT_TRUE(S[1]->reached(B));
+  ASSERT_TRUE(S[1]->value(Probe->getArg(0)));
+  EXPECT_EQ(levels(*S[1]), std::vector<L>{Vary});
+  // The test that decides is analysed in both, and is grid-uniform.
+  ASSERT_EQ(S[0]->branches().size(), 1u);
+  const BranchInfo &If = S[0]->branches()[0];
+  EXPECT_TRUE(S[0]->reached(If.Block));
+  EXPECT_TRUE(S[1]->reached(If.Block));
+  EXPECT_EQ(S[0]->conditionValue(If).Level, Grid);
+}
+
 } // namespace
