@@ -357,9 +357,7 @@ int8_t FunctionAnalyzer::takenSuccessor(const CFGBlock *B,
   return *K != 0 ? 0 : 1;
 }
 
-bool FunctionAnalyzer::noteTakenSuccessor(const CFGBlock *B, int BI) {
-  int8_t Taken =
-      BI >= 0 ? takenSuccessor(B, branchCondition(Sk.Branches[BI])) : -1;
+bool FunctionAnalyzer::noteTakenSuccessor(const CFGBlock *B, int8_t Taken) {
   int8_t &Old = OnlySuccessor[B->getBlockID()];
   bool Changed = Old != Taken;
   Old = Taken;
@@ -469,7 +467,6 @@ void FunctionAnalyzer::finalPass() {
       continue;
     transfer(B);
     int BI = Sk.BranchOfBlock[B->getBlockID()];
-    noteTakenSuccessor(B, BI);
     if (BI >= 0)
       R.BranchValues[BI] =
           UniformityValue::join(R.BranchValues[BI],
@@ -504,9 +501,10 @@ void FunctionAnalyzer::run() {
         Visited.set(B->getBlockID());
         transfer(B);
         int BI = Sk.BranchOfBlock[B->getBlockID()];
-        bool TakenChanged = noteTakenSuccessor(B, BI);
+        int8_t Taken = -1;
         if (BI >= 0) {
           UniformityValue C = branchCondition(Sk.Branches[BI]);
+          Taken = takenSuccessor(B, C);
           Tested[BI] = C;
           UniformityValue &Old = R.BranchValues[BI];
           if (C.Level > Old.Level) {
@@ -515,6 +513,7 @@ void FunctionAnalyzer::run() {
               Work.push(J);
           }
         }
+        bool TakenChanged = noteTakenSuccessor(B, Taken);
         State &O = Out[B->getBlockID()];
         if (!Cur.sameAs(O) || TakenChanged) {
           O = std::move(Cur);

@@ -468,8 +468,10 @@ private:
   /// thread, or -1.
   static int8_t takenSuccessor(const clang::CFGBlock *B,
                                const UniformityValue &C);
-  /// Records \p B's OnlySuccessor after its transfer; whether it changed.
-  bool noteTakenSuccessor(const clang::CFGBlock *B, int BI);
+  /// Records \p Taken as \p B's OnlySuccessor after its transfer in the
+  /// fixpoint (the final pass starts from the same states); whether it
+  /// changed.
+  bool noteTakenSuccessor(const clang::CFGBlock *B, int8_t Taken);
   bool edgeTaken(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
 };
 

@@ -23,8 +23,10 @@ __global__ void unusedWidth(float *out) {
   out[threadIdx.x] = 1.0f;
 }
 
-// The same helper called with a width that is used: the barrier runs
-// under a thread-dependent condition and is reported.
+// A copy of the helper, called with a width that is used: the barrier runs
+// under a thread-dependent condition and is reported. A copy, not a second
+// call of the one above: a finding is reported once per location, and the
+// kernel above must be seen to give none of its own.
 __device__ void stageUsedWidth(float *s, int width) {
   const int stride = 32 >> width;
   if (stride == 0)
