@@ -7,7 +7,7 @@
 
 #include "Analysis/BarrierIntervals.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "clang/Frontend/ASTUnit.h"
 
@@ -70,18 +70,13 @@ TEST(LoopRelationTest, OnlyFixesOneAccessesIteration) {
   EXPECT_FALSE(S.admits(-1, 2));
 }
 
-std::unique_ptr<ASTUnit> parse(const std::string &Code) {
-  return test::parseDeviceCode(Code);
-}
-
-struct Analysed {
-  std::unique_ptr<ASTUnit> AST;
-  KernelTrace T;
+struct Analysed : test::ParsedKernel {
+  explicit Analysed(test::ParsedKernel P) : test::ParsedKernel(std::move(P)) {}
   std::unique_ptr<BarrierIntervals> BI;
 
   /// The site of the first access of \p Kind on line \p Line of the code.
   unsigned site(unsigned Line, AccessKind Kind) const {
-    const SourceManager &SM = AST->getSourceManager();
+    const SourceManager &SM = sourceManager();
     for (unsigned I = 0; I < T.Accesses.size(); ++I)
       if (T.Accesses[I].Kind == Kind &&
           SM.getPresumedLineNumber(T.Accesses[I].Loc) == Line)
@@ -92,14 +87,8 @@ struct Analysed {
 };
 
 Analysed analyse(const std::string &Code, unsigned Threads) {
-  Analysed A;
-  A.AST = parse(Code);
-  ASTContext &Ctx = A.AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  EXPECT_TRUE(K);
-  AnalysisOptions Opts;
-  A.T = traceKernel(Ctx, K, ThreadGeometry(Dim3{Threads, 1, 1}), Opts);
-  A.BI = std::make_unique<BarrierIntervals>(Ctx, A.T);
+  Analysed A(test::traceLastKernel(Code, Threads));
+  A.BI = std::make_unique<BarrierIntervals>(A.ctx(), A.T);
   EXPECT_TRUE(A.BI->valid());
   return A;
 }
@@ -395,7 +384,7 @@ TEST(BarrierIntervalsTest, WalkerRecordsBranchAndLoopFacts) {
 /// The facts the walk recorded for the branch on line \p Line.
 const KernelTrace::BranchOutcomes *branchOn(const Analysed &A,
                                             unsigned Line) {
-  const SourceManager &SM = A.AST->getSourceManager();
+  const SourceManager &SM = A.sourceManager();
   const KernelTrace::BranchOutcomes *Found = nullptr;
   unsigned Contexts = 0;
   for (const auto &KV : A.T.Branches)

@@ -40,15 +40,6 @@ __global__ void second(float *out) {
 }
 )";
 
-const FunctionDecl *kernelNamed(ASTContext &Ctx, StringRef Name) {
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->hasAttr<CUDAGlobalAttr>() && FD->hasBody() &&
-          FD->getName() == Name)
-        return FD;
-  return nullptr;
-}
-
 /// Each access's statement and the address of every thread.
 std::vector<std::pair<const Expr *, std::vector<int64_t>>>
 addresses(const KernelTrace &T) {
@@ -72,8 +63,8 @@ struct Unit {
     EXPECT_TRUE(AST);
     if (!AST)
       return;
-    First = kernelNamed(AST->getASTContext(), "first");
-    Second = kernelNamed(AST->getASTContext(), "second");
+    First = test::functionNamed(AST->getASTContext(), "first");
+    Second = test::functionNamed(AST->getASTContext(), "second");
     EXPECT_TRUE(First && Second);
   }
   ASTContext &ctx() { return AST->getASTContext(); }

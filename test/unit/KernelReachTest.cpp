@@ -158,14 +158,6 @@ TEST(KernelReachTest, SaysYesWhereTheWalkCanRecordAnything) {
   }
 }
 
-const FunctionDecl *kernelNamed(ASTContext &Ctx, StringRef Name) {
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->getName() == Name && FD->hasBody())
-        return FD;
-  return nullptr;
-}
-
 // One KernelReach serves a translation unit: a function's summary, scanned
 // for the first kernel that reaches it, must give the right answer for the
 // next ones, recursion included.
@@ -190,7 +182,7 @@ __global__ void c(float *out, const float *in) { out[1] = plain(in, 2); }
                             {"c", false},
                             {"b", true}}) {
     SCOPED_TRACE(Name);
-    const FunctionDecl *K = kernelNamed(Ctx, Name);
+    const FunctionDecl *K = test::functionNamed(Ctx, Name);
     ASSERT_TRUE(K);
     EXPECT_EQ(Reach.reachesSharedOrBarrier(K), Want);
   }

@@ -9,7 +9,7 @@
 
 #include "Analysis/KernelTrace.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "gtest/gtest.h"
 
@@ -43,24 +43,17 @@ struct Walks {
 
 Walks walkTwice() {
   Walks W;
-  W.AST = test::parseDeviceCode(Kernel);
-  EXPECT_TRUE(W.AST);
-  if (!W.AST)
+  test::ParsedKernel P = test::parseKernel(Kernel);
+  if (!P)
     return W;
-  ASTContext &Ctx = W.AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  EXPECT_TRUE(K);
-  if (!K)
-    return W;
-  AnalysisOptions Opts;
-  ThreadGeometry G(Dim3{256, 1, 1});
-  W.A = traceKernel(Ctx, K, G, Opts);
+  W.A = P.trace(256);
   // The second walk runs on another thread's stack: a key must not depend
   // on where a walk keeps its state (blockIdx's used to be the address of
   // the walk's own symbol table, which two walks from the same stack frame
   // happen to share).
-  std::thread Other([&] { W.B = traceKernel(Ctx, K, G, Opts); });
+  std::thread Other([&] { W.B = P.trace(256); });
   Other.join();
+  W.AST = std::move(P.AST); // The traces point into it.
   return W;
 }
 
@@ -118,13 +111,9 @@ TEST(KernelTraceTest, VariablesJoinedAtOneStatementAreDistinct) {
   for (unsigned I = 0; I < Vars; ++I)
     Code += "  s[v" + std::to_string(I) + "] = 0;\n";
   Code += "}\n";
-  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Code);
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  ASSERT_TRUE(K);
-  KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}),
-                              AnalysisOptions());
+  test::ParsedKernel P = test::traceLastKernel(Code, 32);
+  ASSERT_TRUE(P);
+  const KernelTrace &T = P.T;
   ASSERT_EQ(T.Accesses.size(), Vars);
   std::set<SymbolId> Seen;
   for (const SharedAccess &A : T.Accesses) {
@@ -148,7 +137,7 @@ TEST(KernelTraceTest, VariablesJoinedAtOneStatementAreDistinct) {
 // value with the old one into an unknown made at that assignment: two
 // assignments of different values are two unknowns, not one per variable.
 TEST(KernelTraceTest, AssignmentsUnderApproximateMasksAreDistinct) {
-  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(R"(
+  test::ParsedKernel P = test::traceLastKernel(R"(
 __global__ void k(const int *in, int p, int q) {
   __shared__ int s[4096];
   int v = 0;
@@ -160,13 +149,10 @@ __global__ void k(const int *in, int p, int q) {
       s[v] = 2;
     }
 }
-)");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  ASSERT_TRUE(K);
-  KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}),
-                              AnalysisOptions());
+)",
+                                               32);
+  ASSERT_TRUE(P);
+  const KernelTrace &T = P.T;
   ASSERT_EQ(T.Accesses.size(), 2u);
   const LaneValue &A = T.Accesses[0].Address.Offset,
                   &B = T.Accesses[1].Address.Offset;
@@ -178,7 +164,7 @@ __global__ void k(const int *in, int p, int q) {
 // Facts, which runChecks derives from the enabled checks) and no others:
 // the walker itself names no check.
 TEST(KernelTraceTest, RecordsTheTileFactsItIsAskedFor) {
-  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(R"(
+  test::ParsedKernel P = test::parseKernel(R"(
 __global__ void k() {
   __shared__ float t[32][32];
   __shared__ float f[1024];
@@ -187,15 +173,12 @@ __global__ void k() {
   f[tid * 32 + 5] = 2.0f;
 }
 )");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  ASSERT_TRUE(K);
+  ASSERT_TRUE(P);
   auto Walk = [&](bool Rows, bool Formulas) {
     AnalysisOptions Opts;
     Opts.Facts.TileRows = Rows;
     Opts.Facts.TileFormulas = Formulas;
-    KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{32, 1, 1}), Opts);
+    KernelTrace T = P.trace(32, Opts);
     EXPECT_EQ(T.Accesses.size(), 2u);
     return T;
   };

@@ -9,7 +9,7 @@
 
 #include "Analysis/NamedBarriers.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "gtest/gtest.h"
 
@@ -18,28 +18,18 @@ using namespace shmem;
 
 namespace {
 
-struct Traced {
-  std::unique_ptr<ASTUnit> AST;
-  KernelTrace T;
-};
+using Traced = test::ParsedKernel;
 
 Traced trace(const std::string &Code, unsigned Threads) {
-  Traced R;
-  R.AST = test::parseDeviceCode(
+  return test::traceLastKernel(
       "__device__ void sync(int id, int n) {\n"
       "  asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(n));\n"
       "}\n"
       "__device__ void arrive(int id, int n) {\n"
       "  asm volatile(\"bar.arrive %0, %1;\" :: \"r\"(id), \"r\"(n));\n"
       "}\n" +
-      Code);
-  EXPECT_TRUE(R.AST);
-  ASTContext &Ctx = R.AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  EXPECT_TRUE(K);
-  R.T = traceKernel(Ctx, K, ThreadGeometry(Dim3{Threads, 1, 1}),
-                    AnalysisOptions());
-  return R;
+          Code,
+      Threads);
 }
 
 /// The trace's accesses, in program order (Seq).

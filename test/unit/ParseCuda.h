@@ -51,6 +51,18 @@ inline const clang::FunctionDecl *lastKernel(clang::ASTContext &Ctx) {
   return K;
 }
 
+/// The function named \p Name with a body in \p Ctx's translation unit
+/// (a kernel or a helper), if any.
+inline const clang::FunctionDecl *functionNamed(clang::ASTContext &Ctx,
+                                                llvm::StringRef Name) {
+  for (const clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D))
+      if (FD->getDeclName().isIdentifier() && FD->getName() == Name &&
+          FD->hasBody())
+        return FD;
+  return nullptr;
+}
+
 } // namespace test
 } // namespace shmem
 

@@ -10,7 +10,7 @@
 
 #include "Analysis/RaceAnalysis.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "clang/Frontend/ASTUnit.h"
 
@@ -22,11 +22,6 @@ using namespace clang;
 using namespace shmem;
 
 namespace {
-
-std::unique_ptr<ASTUnit> parse(const std::string &Code) {
-  return test::parseDeviceCode(
-      Code, "__device__ void __syncwarp(unsigned mask = 0xffffffffu);\n");
-}
 
 /// Every field of a report, as text, so that two runs compare whole.
 struct Recorder : RaceHandler {
@@ -66,18 +61,15 @@ struct Runs {
 Runs runBoth(const std::string &Code, unsigned Threads,
              bool ReportBenign = false) {
   Runs R;
-  std::unique_ptr<ASTUnit> AST = parse(Code);
-  EXPECT_TRUE(AST);
-  if (!AST)
-    return R;
-  ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  EXPECT_TRUE(K);
-  if (!K)
-    return R;
   AnalysisOptions Opts;
   Opts.ReportBenign = ReportBenign;
-  KernelTrace T = traceKernel(Ctx, K, ThreadGeometry(Dim3{Threads, 1, 1}), Opts);
+  test::ParsedKernel P = test::traceLastKernel(
+      Code, Threads, Opts,
+      "__device__ void __syncwarp(unsigned mask = 0xffffffffu);\n");
+  if (!P)
+    return R;
+  ASTContext &Ctx = P.ctx();
+  const KernelTrace &T = P.T;
   for (bool Exhaustive : {false, true}) {
     Recorder Rec;
     RaceSearch Search;

@@ -13,7 +13,7 @@
 
 #include "Analysis/KernelTrace.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "gtest/gtest.h"
 
@@ -78,20 +78,13 @@ struct Walked {
 
 Walked walkBothWays(const std::string &Code) {
   Walked W;
-  auto AST = test::parseDeviceCode(Code, Declarations);
-  EXPECT_TRUE(AST);
-  if (!AST)
+  test::ParsedKernel P = test::parseKernel(Code, Declarations);
+  if (!P)
     return W;
-  ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *K = test::lastKernel(Ctx);
-  EXPECT_TRUE(K);
-  if (!K)
-    return W;
-  ThreadGeometry G(Dim3{64, 1, 1});
   AnalysisOptions Opts;
-  KernelTrace With = traceKernel(Ctx, K, G, Opts);
+  KernelTrace With = P.trace(64, Opts);
   Opts.RecordingProbes = false;
-  KernelTrace Without = traceKernel(Ctx, K, G, Opts);
+  KernelTrace Without = P.trace(64, Opts);
   EXPECT_EQ(Without.ProbesKept + Without.ProbesTakenBack, 0u);
   EXPECT_FALSE(With.Accesses.empty());
   W.With = fingerprint(With);

@@ -13,7 +13,7 @@
 #include "BankModel.h"
 #include "CoalescingModel.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "gtest/gtest.h"
 
@@ -216,11 +216,10 @@ void expectSame(const CoalescingResult &A, const CoalescingResult &B) {
 /// Calls \p Fn(context) for every kernel above in every block shape.
 template <typename Fn> void forEachKernel(Fn &&Fn_) {
   for (const char *Code : Kernels) {
-    std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Code);
-    ASSERT_TRUE(AST);
-    ASTContext &Ctx = AST->getASTContext();
-    const FunctionDecl *K = test::lastKernel(Ctx);
-    ASSERT_TRUE(K);
+    test::ParsedKernel P = test::parseKernel(Code);
+    ASSERT_TRUE(P);
+    ASTContext &Ctx = P.ctx();
+    const FunctionDecl *K = P.Kernel;
     AnalysisOptions Opts;
     ProgramCFGs Graphs(Ctx);
     for (const Dim3 &B : Blocks) {

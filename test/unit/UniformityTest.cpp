@@ -11,6 +11,8 @@
 #include "Analysis/Uniformity.h"
 #include "Checks/Checks.h"
 
+#include "ParseCuda.h"
+
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
@@ -47,12 +49,8 @@ Parsed parse(const std::string &Code) {
       "-include", "shmem_lint_cuda.h", "-std=c++17"};
   Parsed P;
   P.AST = tooling::buildASTFromCodeWithArgs(Prelude + Code, Args, "test.cu");
-  if (!P.AST)
-    return P;
-  for (const Decl *D : P.AST->getASTContext().getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->hasAttr<CUDAGlobalAttr>() && FD->hasBody())
-        P.Kernel = FD;
+  if (P.AST)
+    P.Kernel = test::lastKernel(P.AST->getASTContext());
   return P;
 }
 

@@ -11,7 +11,7 @@
 
 #include "Analysis/KernelTrace.h"
 
-#include "ParseCuda.h"
+#include "TraceCuda.h"
 
 #include "gtest/gtest.h"
 
@@ -20,29 +20,14 @@ using namespace shmem;
 
 namespace {
 
-struct Walk {
-  std::unique_ptr<ASTUnit> AST;
-  KernelTrace T;
-};
+using Walk = test::ParsedKernel;
 
-Walk walk(const std::string &Code) {
-  Walk W;
-  W.AST = test::parseDeviceCode(Code);
-  EXPECT_TRUE(W.AST);
-  if (!W.AST)
-    return W;
-  const FunctionDecl *K = test::lastKernel(W.AST->getASTContext());
-  EXPECT_TRUE(K);
-  if (K)
-    W.T = traceKernel(W.AST->getASTContext(), K, ThreadGeometry(Dim3{64, 1, 1}),
-                      AnalysisOptions());
-  return W;
-}
+Walk walk(const std::string &Code) { return test::traceLastKernel(Code, 64); }
 
 /// Lines of the recorded shared accesses.
 std::vector<unsigned> accessLines(const Walk &W) {
   std::vector<unsigned> Lines;
-  const SourceManager &SM = W.AST->getSourceManager();
+  const SourceManager &SM = W.sourceManager();
   for (const SharedAccess &A : W.T.Accesses)
     Lines.push_back(SM.getPresumedLineNumber(A.Loc));
   return Lines;
@@ -51,7 +36,7 @@ std::vector<unsigned> accessLines(const Walk &W) {
 /// Lines of the branches the walk noted.
 std::vector<unsigned> branchLines(const Walk &W) {
   std::vector<unsigned> Lines;
-  const SourceManager &SM = W.AST->getSourceManager();
+  const SourceManager &SM = W.sourceManager();
   for (const auto &KV : W.T.UniformBranch)
     Lines.push_back(SM.getPresumedLineNumber(KV.first->getBeginLoc()));
   std::sort(Lines.begin(), Lines.end());
