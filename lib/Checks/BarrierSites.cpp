@@ -11,7 +11,6 @@
 #include "Analysis/Program/CallContexts.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -55,11 +54,6 @@ std::string text(const Stmt *S, const ASTContext &Ctx, size_t Max) {
   return T.str();
 }
 
-bool isCoalescedSync(const CallExpr *Call) {
-  auto B = cuda::barrierOf(Call);
-  return B && B->Scope == cuda::SyncScope::Coalesced;
-}
-
 std::optional<BarrierSite> barrierCall(const CallExpr *Call,
                                        const FunctionUniformity &FU,
                                        const ASTContext &Ctx) {
@@ -101,69 +95,6 @@ std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
 bool isMaskedCollective(const CallExpr *Call) {
   auto C = cuda::collectiveOf(Call);
   return C && C->Sync && Call->getNumArgs() > 0;
-}
-
-class ContentFinder::Visitor : public RecursiveASTVisitor<Visitor> {
-public:
-  Visitor(ContentFinder &CF, BarrierContent &Out) : CF(CF), Out(Out) {}
-  bool VisitCallExpr(CallExpr *Call) {
-    if (isCoalescedSync(Call))
-      return true;
-    if (auto K = barrierKindOf(Call)) {
-      auto &Path = *K == BarrierKind::Block ? Out.BlockPath : Out.WarpPath;
-      if (Path.empty())
-        Path.push_back(Call);
-      return true;
-    }
-    if (isMaskedCollective(Call)) {
-      if (Out.CollectivePath.empty())
-        Out.CollectivePath.push_back(Call);
-      return true;
-    }
-    if (const FunctionDecl *Def = definition(Call, CF.Ctx)) {
-      const BarrierContent &Sub = CF.of(Def);
-      auto Take = [&](std::vector<const Stmt *> &Path,
-                      const std::vector<const Stmt *> &From) {
-        if (Path.empty() && !From.empty()) {
-          Path.push_back(Call);
-          Path.insert(Path.end(), From.begin(), From.end());
-        }
-      };
-      Take(Out.BlockPath, Sub.BlockPath);
-      Take(Out.CountedPath, Sub.CountedPath);
-      Take(Out.WarpPath, Sub.WarpPath);
-      Take(Out.CollectivePath, Sub.CollectivePath);
-    }
-    return true;
-  }
-  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
-    if (auto B = barrierAsm(Asm)) {
-      auto &Path = B->Sc == Scope::Counted ? Out.CountedPath : Out.BlockPath;
-      if (Path.empty())
-        Path.push_back(Asm);
-    }
-    return true;
-  }
-
-private:
-  ContentFinder &CF;
-  BarrierContent &Out;
-};
-
-const BarrierContent &ContentFinder::of(const FunctionDecl *F) {
-  auto It = Memo.find(F);
-  if (It != Memo.end())
-    return It->second;
-  Memo[F]; // Empty while in progress: cuts recursion.
-  BarrierContent Found;
-  Visitor V(*this, Found);
-  V.TraverseStmt(F->getBody());
-  return Memo[F] = std::move(Found);
-}
-
-const FunctionDecl *ContentFinder::definition(const CallExpr *Call,
-                                              const ASTContext &Ctx) {
-  return followedCallee(Call, Ctx);
 }
 
 } // namespace divergent

@@ -1,9 +1,9 @@
 //===- BarrierSites.h - The barriers statements and calls run --*- C++ -*-===//
 //
 // Part of shmem-divergent-barrier: what a call or inline asm statement is
-// as a barrier (whom it waits for, its mask, its name in messages), and
-// which barriers and warp collectives a function executes through the
-// functions it calls.
+// as a barrier (whom it waits for, its mask, its name in messages). Which
+// barriers a function executes through its calls is the program model's
+// (Program/BarrierContents.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,10 +60,6 @@ Scope scopeOf(cuda::SyncScope S);
 std::string text(const clang::Stmt *S, const clang::ASTContext &Ctx,
                  size_t Max = 48);
 
-/// coalesced_group::sync() and cg::sync(coalesced): the group is, by
-/// construction, the threads that reach the call.
-bool isCoalescedSync(const clang::CallExpr *Call);
-
 /// The barrier a call is, with its scope; none for calls that are not
 /// barriers and for coalesced groups (which are, by construction, the
 /// threads that reach the call).
@@ -77,35 +73,6 @@ std::optional<BarrierSite> barrierAsm(const clang::GCCAsmStmt *Asm);
 
 /// A warp collective with a mask (cuda::collectiveOf).
 bool isMaskedCollective(const clang::CallExpr *Call);
-
-/// What a function executes, through the functions it calls: the first
-/// block-level, counted (whole-warp) and warp-level barrier and the first
-/// warp collective, with the path of calls to each.
-struct BarrierContent {
-  std::vector<const clang::Stmt *> BlockPath, CountedPath, WarpPath,
-      CollectivePath;
-  bool any() const {
-    return !BlockPath.empty() || !CountedPath.empty() || !WarpPath.empty();
-  }
-};
-
-class ContentFinder {
-public:
-  explicit ContentFinder(clang::ASTContext &Ctx) : Ctx(Ctx) {}
-
-  const BarrierContent &of(const clang::FunctionDecl *F);
-
-  /// What the walker follows for \p Call (CallContexts.h): a device-side
-  /// kernel launch starts another grid, whose barriers are its own.
-  static const clang::FunctionDecl *definition(const clang::CallExpr *Call,
-                                               const clang::ASTContext &Ctx);
-
-private:
-  clang::ASTContext &Ctx;
-  std::map<const clang::FunctionDecl *, BarrierContent> Memo;
-
-  class Visitor;
-};
 
 } // namespace divergent
 } // namespace shmem

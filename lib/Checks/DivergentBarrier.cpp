@@ -40,6 +40,7 @@
 #include "WarpMasks.h"
 
 #include "Analysis/ExprUtil.h"
+#include "Analysis/Program/CallContexts.h"
 #include "Analysis/Uniformity.h"
 
 #include "clang/AST/ParentMap.h"
@@ -62,8 +63,7 @@ class DivergentBarrierChecker {
 public:
   DivergentBarrierChecker(const KernelContext &K, FindingSink &Sink)
       : K(K), Sink(Sink),
-        UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth, &K.Graphs),
-        Contents(K.Ctx), Hoist(K) {}
+        UA(K.Ctx, &K.Trace.Geometry, K.Opts.InlineDepth, &K.Graphs), Hoist(K) {}
 
   void run() {
     UA.setStepCap(K.Opts.UniformityStepCap);
@@ -94,7 +94,6 @@ private:
   const KernelContext &K;
   FindingSink &Sink;
   UniformityAnalysis UA;
-  ContentFinder Contents;
   /// The what-ifs of hoisting, sharing one analysis of the kernel's races.
   BarrierHoist Hoist;
   /// Barriers divergent only through early exits (see check()).
@@ -133,10 +132,10 @@ private:
           check(FU, Chain, collectiveSite(Call, FU, Chain));
           continue;
         }
-        const FunctionDecl *Def = ContentFinder::definition(Call, K.Ctx);
+        const FunctionDecl *Def = followedCallee(Call, K.Ctx);
         if (!Def)
           continue;
-        const BarrierContent &C = Contents.of(Def);
+        const BarrierContent &C = K.Graphs.barrierContents().of(Def);
         if (!C.any() && C.CollectivePath.empty())
           continue;
         check(FU, Chain, callSite(Call, Def, C));

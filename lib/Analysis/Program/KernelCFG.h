@@ -17,6 +17,7 @@
 #ifndef SHMEM_LINT_ANALYSIS_PROGRAM_KERNELCFG_H
 #define SHMEM_LINT_ANALYSIS_PROGRAM_KERNELCFG_H
 
+#include "BarrierContents.h"
 #include "ConstantFolds.h"
 
 #include "clang/AST/ASTContext.h"
@@ -125,12 +126,13 @@ inline bool isWithin(const clang::Stmt *S, const clang::Stmt *Outer,
 }
 
 /// The KernelCFG of every function of one translation unit, built on first
-/// use, and the integer constants its expressions fold to. Front ends make
-/// one per translation unit (runChecks does); an analysis handed none makes
-/// its own.
+/// use, the integer constants its expressions fold to, and the barriers and
+/// collectives each function executes. Front ends make one per translation
+/// unit (runChecks does); an analysis handed none makes its own.
 class ProgramCFGs {
 public:
-  explicit ProgramCFGs(clang::ASTContext &Ctx) : Ctx(Ctx), Folds(Ctx) {}
+  explicit ProgramCFGs(clang::ASTContext &Ctx)
+      : Ctx(Ctx), Folds(Ctx), Contents(Ctx) {}
   ProgramCFGs(const ProgramCFGs &) = delete;
   ProgramCFGs &operator=(const ProgramCFGs &) = delete;
 
@@ -139,10 +141,13 @@ public:
   clang::ASTContext &context() const { return Ctx; }
   /// foldInteger() of any expression of the translation unit, once.
   ConstantFolds &folds() { return Folds; }
+  /// What each function executes of barriers and warp collectives, once.
+  BarrierContents &barrierContents() { return Contents; }
 
 private:
   clang::ASTContext &Ctx;
   ConstantFolds Folds;
+  BarrierContents Contents;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<KernelCFG>> Graphs;
 };
 

@@ -1,0 +1,74 @@
+//===- Program/BarrierContents.cpp - Synchronisation a call runs ----------===//
+
+#include "BarrierContents.h"
+
+#include "CallContexts.h"
+#include "CudaModel.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace shmem {
+
+class BarrierContents::Visitor : public RecursiveASTVisitor<Visitor> {
+public:
+  Visitor(BarrierContents &BC, BarrierContent &Out) : BC(BC), Out(Out) {}
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (auto B = cuda::barrierOf(Call)) {
+      if (B->Scope == cuda::SyncScope::Coalesced)
+        return true;
+      auto &Path = B->WarpLevel ? Out.WarpPath : Out.BlockPath;
+      if (Path.empty())
+        Path.push_back(Call);
+      return true;
+    }
+    if (auto C = cuda::collectiveOf(Call); C && C->Sync && Call->getNumArgs()) {
+      if (Out.CollectivePath.empty())
+        Out.CollectivePath.push_back(Call);
+      return true;
+    }
+    if (const FunctionDecl *Def = followedCallee(Call, BC.Ctx)) {
+      const BarrierContent &Sub = BC.of(Def);
+      auto Take = [&](std::vector<const Stmt *> &Path,
+                      const std::vector<const Stmt *> &From) {
+        if (Path.empty() && !From.empty()) {
+          Path.push_back(Call);
+          Path.insert(Path.end(), From.begin(), From.end());
+        }
+      };
+      Take(Out.BlockPath, Sub.BlockPath);
+      Take(Out.CountedPath, Sub.CountedPath);
+      Take(Out.WarpPath, Sub.WarpPath);
+      Take(Out.CollectivePath, Sub.CollectivePath);
+    }
+    return true;
+  }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    if (auto A = cuda::asmBarrierOf(Asm)) {
+      auto &Path = A->Counted ? Out.CountedPath : Out.BlockPath;
+      if (Path.empty())
+        Path.push_back(Asm);
+    }
+    return true;
+  }
+
+private:
+  BarrierContents &BC;
+  BarrierContent &Out;
+};
+
+const BarrierContent &BarrierContents::of(const FunctionDecl *F) {
+  auto It = Memo.find(F);
+  if (It != Memo.end())
+    return It->second;
+  Memo[F]; // Empty while in progress: cuts recursion.
+  BarrierContent Found;
+  Visitor V(*this, Found);
+  V.TraverseStmt(F->getBody());
+  return Memo[F] = std::move(Found);
+}
+
+} // namespace shmem
