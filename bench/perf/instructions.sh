@@ -7,10 +7,21 @@
 # (the analysis) against clang's front end: use it to compare builds, the
 # CPU-time tables of run.sh to compare with clang.
 #
-#   bench/perf/instructions.sh [--build DIR] [--toolkit DIR] FILE [CALLGRIND_OUT_DIR]
+#   bench/perf/instructions.sh [--build DIR] [--toolkit DIR] [--two] FILE
+#                              [CALLGRIND_OUT_DIR] [-- FLAGS...]
 #
 # --toolkit DIR parses FILE with that CUDA toolkit's headers (as run.sh does
 # for tu200tk and the heavy file) instead of shmem-lint's own header.
+# --two counts only clang-tidy with no check and the driver (the ratio the
+# speed issue asks for; each count is a full run under valgrind, minutes on
+# a ggml file). FLAGS after `--` are the file's own (include paths,
+# defines), given to every command, as bench/corpus/run.sh gives ggml's:
+#
+#   bench/perf/instructions.sh --toolkit /usr/local/cuda --two \
+#     src/ggml-cuda/template-instances/mmq-instance-q4_0.cu /tmp/cg -- \
+#     -Iinclude -Isrc -Isrc/ggml-cuda -std=c++17 -DGGML_USE_CUDA ...
+#
+# run from the ggml checkout.
 #
 # Valgrind 3.19 cannot read the DWARF 5 debug information clang 22 writes,
 # so the shmem-lint binaries are copied without it (symbols stay).
@@ -18,15 +29,27 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="$HERE/../../build"
 TOOLKIT=""
+TWO=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD="$2"; shift 2 ;;
     --toolkit) TOOLKIT="$2"; shift 2 ;;
+    --two) TWO=1; shift ;;
     *) break ;;
   esac
 done
-F="${1:?usage: instructions.sh [--build DIR] [--toolkit DIR] FILE [OUT_DIR]}"
-OUT="${2:-$(mktemp -d)}"
+F="${1:?usage: instructions.sh [--build DIR] [--toolkit DIR] [--two] FILE [OUT_DIR] [-- FLAGS...]}"
+shift
+OUT="$(mktemp -d)"
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+  OUT="$1"
+  shift
+fi
+EXTRA=()
+if [ $# -gt 0 ] && [ "$1" = "--" ]; then
+  shift
+  EXTRA=("$@")
+fi
 command -v valgrind >/dev/null || { echo "instructions.sh: no valgrind (apt-get install -y valgrind)" >&2; exit 2; }
 TIDY="${TIDY:-clang-tidy-22}"
 COPY="$(mktemp -d)"
@@ -53,8 +76,14 @@ count() { # NAME COMMAND...
   [ -n "$n" ] || { echo "instructions.sh: $name failed, see $OUT/$name.log" >&2; exit 1; }
   echo "$name $n"
 }
-count tidy-no-check "$TIDY" --config={} "--checks=$NOCHECK" "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}"
-count tidy-bank-conflict "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-bank-conflict' "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}"
-count tidy-shmem "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-*' "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}"
-count driver "$LINT" --no-config --no-progress "${LINT_CUDA[@]}" "$F"
+count tidy-no-check "$TIDY" --config={} "--checks=$NOCHECK" "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}" "${EXTRA[@]}"
+if [ "$TWO" = 0 ]; then
+  count tidy-bank-conflict "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-bank-conflict' "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}" "${EXTRA[@]}"
+  count tidy-shmem "$TIDY" --config={} --load="$PLUGIN" '--checks=-*,shmem-*' "$F" -- "${DEV_FLAGS[@]}" "${CUDA_FLAGS[@]}" "${EXTRA[@]}"
+fi
+if [ ${#EXTRA[@]} -gt 0 ]; then
+  count driver "$LINT" --no-config --no-progress "${LINT_CUDA[@]}" "$F" -- "${EXTRA[@]}"
+else
+  count driver "$LINT" --no-config --no-progress "${LINT_CUDA[@]}" "$F"
+fi
 echo "callgrind files: $OUT (callgrind_annotate --inclusive=yes FILE)"
