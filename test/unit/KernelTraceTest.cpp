@@ -207,3 +207,33 @@ __global__ void k() {
   EXPECT_FALSE(None.Accesses[0].Tile.Valid);
   EXPECT_FALSE(None.Accesses[1].Tile.Valid);
 }
+
+// A call that is no builtin goes straight to its callee after its first
+// evaluation (KernelWalker::PlainCalls); one that is a collective with a
+// body of its own is recorded at every evaluation, and a helper's accesses
+// are recorded at every call.
+TEST(KernelTraceTest, RepeatedCallsRecordEveryTime) {
+  test::ParsedKernel P = test::traceLastKernel(R"(
+__device__ int __shfl_xor_sync(unsigned mask, int v, int lane, int w = 32) {
+  return v;
+}
+__device__ void put(float *s, int i) { s[i] = 1.0f; }
+__global__ void k(int *out) {
+  __shared__ float s[256];
+  int v = __nvvm_read_ptx_sreg_tid_x();
+  for (int i = 0; i < 4; ++i) {
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    put(s, __nvvm_read_ptx_sreg_tid_x() + 32 * i);
+  }
+  out[0] = v;
+}
+)",
+                                               64);
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P.T.Collectives.size(), 4u);
+  ASSERT_EQ(P.T.Accesses.size(), 4u);
+  // Each iteration's store where that iteration puts it: thread 0 at
+  // words 0, 32, 64, 96.
+  for (unsigned I = 0; I < 4; ++I)
+    EXPECT_EQ(P.T.Accesses[I].Address.Offset.evaluate(0), int64_t(128 * I));
+}

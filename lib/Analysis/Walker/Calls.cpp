@@ -50,6 +50,8 @@ Env KernelWalker::enterCallee(const FunctionDecl *Def, std::vector<Value> Args,
 }
 
 Value KernelWalker::evalCall(const CallExpr *Call) {
+  if (auto It = PlainCalls.find(Call); It != PlainCalls.end())
+    return inlineCall(Call, It->second);
   std::string Name = calleeName(Call);
   if (auto B = cuda::builtinIndexOf(Call))
     return evalInt(builtinIndex(*B));
@@ -191,8 +193,12 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     return evalInt(unknown("result of an atomic"));
   }
 
-  if (auto C = cuda::collectiveOf(Name); C && C->Sync && Call->getNumArgs() > 0)
+  bool Collective = false;
+  if (auto C = cuda::collectiveOf(Name);
+      C && C->Sync && Call->getNumArgs() > 0) {
     recordCollective(Call);
+    Collective = true;
+  }
   if (Name == "__activemask" && Call->getNumArgs() == 0)
     return evalInt(ActiveApprox ? unknown("the active lanes")
                                 : LaneValue::perThread(warpBits(Active)));
@@ -270,8 +276,13 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
   // runs as another grid with its own shared memory. The arguments of a
   // call not followed are read here, as for an unknown callee.
   const FunctionDecl *FD = Call->getDirectCallee();
-  if (const FunctionDecl *Def = followedCallee(Call, Ctx))
+  if (const FunctionDecl *Def = followedCallee(Call, Ctx)) {
+    // Every test above failed on the call alone (a collective is recorded
+    // at each evaluation, a group's value read from the walk's state).
+    if (!Collective && !onGroupObject(Call))
+      PlainCalls.try_emplace(Call, Def);
     return inlineCall(Call, Def);
+  }
 
   // Unknown callee: evaluate the arguments for their accesses; a pointer
   // into shared memory handed to it is left alone (no claim).
