@@ -44,7 +44,9 @@ public:
 
   /// \p F's content, found on the first request. A function reached again
   /// while its own content is being found (recursion) counts as empty
-  /// there.
+  /// there, so in a recursive group what each member contains depends on
+  /// which was asked first in the translation unit; the answer is kept
+  /// from then on.
   const BarrierContent &of(const clang::FunctionDecl *F);
 
   /// How many functions' bodies were searched (for the tests that check
