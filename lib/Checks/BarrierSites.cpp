@@ -92,10 +92,5 @@ std::optional<BarrierSite> barrierAsm(const GCCAsmStmt *Asm) {
   return B;
 }
 
-bool isMaskedCollective(const CallExpr *Call) {
-  auto C = cuda::collectiveOf(Call);
-  return C && C->Sync && Call->getNumArgs() > 0;
-}
-
 } // namespace divergent
 } // namespace shmem

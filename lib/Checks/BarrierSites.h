@@ -71,9 +71,6 @@ std::optional<BarrierSite> barrierCall(const clang::CallExpr *Call,
 /// inline asm. With a thread count the barrier waits for whole warps only.
 std::optional<BarrierSite> barrierAsm(const clang::GCCAsmStmt *Asm);
 
-/// A warp collective with a mask (cuda::collectiveOf).
-bool isMaskedCollective(const clang::CallExpr *Call);
-
 } // namespace divergent
 } // namespace shmem
 

@@ -128,7 +128,7 @@ private:
           check(FU, Chain, *Site);
           continue;
         }
-        if (isMaskedCollective(Call)) {
+        if (cuda::isMaskedCollective(Call)) {
           check(FU, Chain, collectiveSite(Call, FU, Chain));
           continue;
         }

@@ -24,7 +24,7 @@ public:
         Path.push_back(Call);
       return true;
     }
-    if (auto C = cuda::collectiveOf(Call); C && C->Sync && Call->getNumArgs()) {
+    if (cuda::isMaskedCollective(Call)) {
       if (Out.CollectivePath.empty())
         Out.CollectivePath.push_back(Call);
       return true;

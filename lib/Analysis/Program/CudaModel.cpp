@@ -135,6 +135,18 @@ const Expr *calledObject(const CallExpr *Call) {
   return nullptr;
 }
 
+const CXXRecordDecl *groupCalledOn(const CallExpr *Call, const Expr **Obj) {
+  const Expr *O = calledObject(Call);
+  if (Obj)
+    *Obj = O;
+  if (!O)
+    return nullptr;
+  QualType T = O->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return groupClass(T);
+}
+
 bool isVectorMaker(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || !F->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
@@ -679,6 +691,11 @@ std::optional<Collective> collectiveOf(const CallExpr *Call) {
   if (Name.empty())
     return std::nullopt;
   return collectiveOf(Name);
+}
+
+bool isMaskedCollective(const CallExpr *Call) {
+  auto C = collectiveOf(Call);
+  return C && C->Sync && Call->getNumArgs() > 0;
 }
 
 bool isLaneMaskQuery(StringRef Name) {

@@ -394,6 +394,9 @@ struct Collective {
 /// The warp collective named \p Name, if it is one.
 std::optional<Collective> collectiveOf(llvm::StringRef Name);
 std::optional<Collective> collectiveOf(const clang::CallExpr *Call);
+/// A warp collective with a mask operand (`__shfl_xor_sync(m, ...)`,
+/// `__ballot_sync(m, p)`): every lane of the mask must reach it.
+bool isMaskedCollective(const clang::CallExpr *Call);
 
 /// __activemask() and __lanemask_{lt,le,gt,ge,eq}(): lane masks of the
 /// calling warp, not collectives (no lane waits for another).
@@ -435,6 +438,13 @@ std::optional<RuntimeLaunch> runtimeLaunchOf(const clang::CallExpr *Call);
 /// method is a static member reached through it (the toolkit's
 /// `cta.thread_rank()`).
 const clang::Expr *calledObject(const clang::CallExpr *Call);
+
+/// The cooperative-groups class of the object \p Call is made on (through
+/// a pointer too), and that object in \p Obj when given: `cta` in
+/// `cta.thread_rank()`. Tile methods live in base classes whose names say
+/// nothing, so the object's type, not the method's class, names the group.
+const clang::CXXRecordDecl *groupCalledOn(const clang::CallExpr *Call,
+                                          const clang::Expr **Obj = nullptr);
 
 } // namespace cuda
 } // namespace shmem

@@ -98,31 +98,10 @@ void KernelWalker::holdGroup(const VarDecl *V, std::optional<unsigned> Group) {
     GroupHeld.erase(V);
 }
 
-/// The cooperative group class of the object \p Call is made on, and that
-/// object (\p Obj). The group is the type of the object the method is
-/// called on: with the toolkit's headers thread_rank() is often a static
-/// member reached through `cta.thread_rank()` (a plain call with a member
-/// callee), and tile methods live in base classes whose names say nothing.
-static const CXXRecordDecl *groupCalledOn(const CallExpr *Call,
-                                          const Expr *&Obj) {
-  Obj = cuda::calledObject(Call);
-  if (!Obj)
-    return nullptr;
-  QualType ObjType = Obj->getType();
-  if (ObjType->isPointerType())
-    ObjType = ObjType->getPointeeType();
-  return cuda::groupClass(ObjType);
-}
-
-bool KernelWalker::onGroupObject(const CallExpr *Call) {
-  const Expr *Obj = nullptr;
-  return groupCalledOn(Call, Obj) != nullptr;
-}
-
 std::optional<LaneValue>
 KernelWalker::cooperativeGroupsValue(const CallExpr *Call) {
   const Expr *Obj = nullptr;
-  const CXXRecordDecl *RD = groupCalledOn(Call, Obj);
+  const CXXRecordDecl *RD = cuda::groupCalledOn(Call, &Obj);
   if (!RD)
     return std::nullopt;
   std::string R = RD->getName().str();

@@ -193,12 +193,9 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     return evalInt(unknown("result of an atomic"));
   }
 
-  bool Collective = false;
-  if (auto C = cuda::collectiveOf(Name);
-      C && C->Sync && Call->getNumArgs() > 0) {
+  bool Collective = cuda::isMaskedCollective(Call);
+  if (Collective)
     recordCollective(Call);
-    Collective = true;
-  }
   if (Name == "__activemask" && Call->getNumArgs() == 0)
     return evalInt(ActiveApprox ? unknown("the active lanes")
                                 : LaneValue::perThread(warpBits(Active)));
@@ -279,7 +276,7 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
   if (const FunctionDecl *Def = followedCallee(Call, Ctx)) {
     // Every test above failed on the call alone (a collective is recorded
     // at each evaluation, a group's value read from the walk's state).
-    if (!Collective && !onGroupObject(Call))
+    if (!Collective && !cuda::groupCalledOn(Call))
       PlainCalls.try_emplace(Call, Def);
     return inlineCall(Call, Def);
   }

@@ -175,11 +175,9 @@ private:
   // asked again at every evaluation (unrolled loops evaluate one
   // expression many times).
   llvm::DenseMap<const Expr *, bool> EffectsCache;
-  /// Calls that are none of the CUDA builtins evalCall() knows, with the
-  /// callee they are followed into: what a call is depends on the call
-  /// alone, and a walk evaluates the calls of unrolled loops and inlined
-  /// helpers again and again (two million evaluations on ggml's tile
-  /// flash attention), each asking some twenty classifiers.
+  /// Calls none of evalCall()'s twenty classifiers takes, with their
+  /// callee: that depends on the call alone, and a walk evaluates one call
+  /// again and again (two million evaluations on ggml's fattn-tile).
   llvm::DenseMap<const CallExpr *, const FunctionDecl *> PlainCalls;
   /// unknown() by reason: a walk makes the same few (a load from memory, a
   /// call's result) at every evaluation, and a copy shares the reason where
@@ -863,9 +861,6 @@ private:
   void holdGroup(const VarDecl *V, std::optional<unsigned> Group);
 
   std::optional<LaneValue> cooperativeGroupsValue(const CallExpr *Call);
-  /// Whether \p Call is made on a cooperative group object, whose value
-  /// cooperativeGroupsValue() may give from the walk's state.
-  static bool onGroupObject(const CallExpr *Call);
 
   /// The tile a group's sync() (`g.sync()`, `cg::sync(g)`) waits for: a
   /// thread_block_tile's, or the one a `thread_group` is known to hold.
