@@ -218,7 +218,9 @@ const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
   // cudaTensorCoreGemm's unrolled tile copy needs more than 64 Ki.
   constexpr uint64_t MaxTouches = 1 << 20;
   uint64_t Touches = 0;
-  auto Out = std::make_unique<WordOwners>();
+  // Every (word, thread) touched, then sorted: a word with two owners
+  // becomes one ManyThreads entry.
+  std::vector<std::pair<int64_t, int32_t>> Touched;
   for (unsigned I : BI.instances(Site)) {
     const SharedAccess &A = T.Accesses[I];
     // An offset with an unknown to bind differs between the walks that
@@ -235,12 +237,19 @@ const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
         return nullptr;
       int64_t First = floorDiv(Off[Th], 4);
       int64_t Last = floorDiv(Off[Th] + int64_t(A.Width) - 1, 4);
-      for (int64_t W = First; W <= Last; ++W) {
-        auto [It, New] = Out->try_emplace(W, int32_t(Th));
-        if (!New && It->second != int32_t(Th))
-          It->second = ManyThreads;
-      }
+      for (int64_t W = First; W <= Last; ++W)
+        Touched.push_back({W, int32_t(Th)});
     }
+  }
+  llvm::sort(Touched);
+  auto Out = std::make_unique<WordOwners>();
+  for (const auto &[Word, Th] : Touched) {
+    if (!Out->empty() && Out->back().first == Word) {
+      if (Out->back().second != Th)
+        Out->back().second = ManyThreads;
+      continue;
+    }
+    Out->push_back({Word, Th});
   }
   *Slot = std::move(Out);
   return Slot->get();
@@ -255,14 +264,34 @@ bool RaceFinder::threadsApart(unsigned SA, unsigned SB) {
     return llvm::none_of(*A, [](const auto &KV) {
       return KV.second == ManyThreads;
     });
+  auto Clash = [](int32_t X, int32_t Y) {
+    return X == ManyThreads || Y == ManyThreads || X != Y;
+  };
   if (A->size() > B->size())
     std::swap(A, B);
-  for (const auto &[Word, Owner] : *A) {
-    auto It = B->find(Word);
-    if (It != B->end() &&
-        (Owner == ManyThreads || It->second == ManyThreads ||
-         Owner != It->second))
-      return false;
+  // Both sorted by word: a few words against many are looked up, lists of
+  // like size merged.
+  if (A->size() * 16 < B->size()) {
+    for (const auto &[Word, Owner] : *A) {
+      auto It = llvm::lower_bound(
+          *B, Word, [](const auto &KV, int64_t W) { return KV.first < W; });
+      if (It != B->end() && It->first == Word && Clash(Owner, It->second))
+        return false;
+    }
+    return true;
+  }
+  auto IA = A->begin(), IB = B->begin();
+  while (IA != A->end() && IB != B->end()) {
+    if (IA->first < IB->first) {
+      ++IA;
+    } else if (IB->first < IA->first) {
+      ++IB;
+    } else {
+      if (Clash(IA->second, IB->second))
+        return false;
+      ++IA;
+      ++IB;
+    }
   }
   return true;
 }

@@ -84,6 +84,37 @@ __global__ void owned_words_nested(float *out) {
   out[t] = s[t];
 }
 
+// Negative: one thread's store against every thread's updates of its own
+// element. The store's list of words is one word long, the updates' 1024
+// words: the one is looked up among the many (not merged), and its thread
+// is the only one on it in both.
+// shmem-lint: block=1024
+__global__ void owned_word_of_one(float *out) {
+  __shared__ float s[1024];
+  unsigned t = threadIdx.x;
+  if (t == 5)
+    s[5] = 1;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j)
+      s[t] += i * j;
+  out[t] = s[t];
+}
+
+// Positive: the same store made by a thread that does not own the word:
+// the lookup finds two threads on it, and the pair is analysed (a race).
+// shmem-lint: block=1024
+__global__ void foreign_word_of_one(float *out) {
+  __shared__ float s[1024];
+  unsigned t = threadIdx.x;
+  if (t == 6)
+    s[5] = 1;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j)
+      s[t] += i * j;
+// CHECK-MESSAGES-DAG: :[[@LINE-1]]:7: warning: thread 5 reads s[5] {{.*}} while thread 6 writes s[5] (line [[@LINE-4]]){{.*}} [shmem-race]
+  out[t] = s[t];
+}
+
 // Negative: a real race is still reported as a warning beside nothing else.
 // shmem-lint: block=64
 __global__ void one_race(float *out) {
