@@ -114,7 +114,7 @@ struct LoopRelation {
 
 /// One way two accesses can be in one barrier interval.
 struct Concurrency {
-  /// One entry per loop around either access.
+  /// One entry per loop around either access, sorted by loop.
   std::vector<LoopRelation> Loops;
   /// B runs after A on one thread's path (A's tag reached B), or A after B;
   /// neither when they are in one node or on two sides of a branch.

@@ -33,7 +33,9 @@
 #include "Uniformity.h"
 
 #include "clang/AST/ParentMap.h"
+#include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <memory>
@@ -152,8 +154,35 @@ struct SiteValues {
 };
 
 /// The iterations of one side of a combination, by global loop index
-/// (BarrierIntervals::loop), -1 where not fixed.
-using SideIters = std::map<unsigned, int64_t>;
+/// (BarrierIntervals::loop); a loop not listed is not fixed. A side is in a
+/// handful of loops, and the race check builds one of these for every
+/// instance of a pair of sites: a sorted inline vector, where a std::map
+/// allocated a node per loop each time.
+class SideIters {
+public:
+  using Entry = std::pair<unsigned, int64_t>;
+  using const_iterator = const Entry *;
+  const_iterator begin() const { return Entries.begin(); }
+  const_iterator end() const { return Entries.end(); }
+  const_iterator find(unsigned Loop) const {
+    for (const Entry &E : Entries)
+      if (E.first == Loop)
+        return &E;
+    return end();
+  }
+  /// The entry of \p Loop, added (0) when missing.
+  int64_t &operator[](unsigned Loop) {
+    auto It = std::lower_bound(
+        Entries.begin(), Entries.end(), Loop,
+        [](const Entry &E, unsigned L) { return E.first < L; });
+    if (It == Entries.end() || It->first != Loop)
+      It = Entries.insert(It, Entry{Loop, 0});
+    return It->second;
+  }
+
+private:
+  llvm::SmallVector<Entry, 4> Entries;
+};
 
 struct Witness {
   bool Found = false;
@@ -318,6 +347,27 @@ private:
 
   static bool admits(const Concurrency &C, const SideIters &A,
                      const SideIters &B);
+
+  /// admits() for every pair of instances of two sites under one
+  /// alternative: the relations that can refuse a pair (those of loops
+  /// with an iteration fixed in some instance), with each instance's
+  /// iteration in them laid out once. A pair of sites in ggml's flash
+  /// attention compares hundreds of instance pairs under relations for
+  /// dozens of loops, of which one or two are unrolled.
+  class InstancePairs {
+  public:
+    InstancePairs(const Concurrency &C, const std::vector<SideIters> &A,
+                  const std::vector<SideIters> &B);
+    /// admits(C, A[IA], B[IB]).
+    bool admits(unsigned IA, unsigned IB) const;
+
+  private:
+    struct Fixed {
+      const LoopRelation *R;
+      std::vector<int64_t> A, B; ///< Per instance; -1 where not fixed.
+    };
+    std::vector<Fixed> Relations;
+  };
 
   std::vector<int64_t> iterationsOf(const Stmt *L) const;
 

@@ -63,6 +63,39 @@ bool RaceFinder::admits(const Concurrency &C, const SideIters &A,
   return true;
 }
 
+RaceFinder::InstancePairs::InstancePairs(const Concurrency &C,
+                                         const std::vector<SideIters> &A,
+                                         const std::vector<SideIters> &B) {
+  for (const LoopRelation &R : C.Loops) {
+    Fixed F{&R, std::vector<int64_t>(A.size(), -1),
+            std::vector<int64_t>(B.size(), -1)};
+    bool Any = false;
+    auto Lay = [&](const std::vector<SideIters> &Sides,
+                   std::vector<int64_t> &Out) {
+      for (unsigned I = 0; I < Sides.size(); ++I) {
+        auto It = Sides[I].find(R.Loop);
+        if (It != Sides[I].end() && It->second >= 0) {
+          Out[I] = It->second;
+          Any = true;
+        }
+      }
+    };
+    Lay(A, F.A);
+    Lay(B, F.B);
+    if (Any)
+      Relations.push_back(std::move(F));
+  }
+}
+
+bool RaceFinder::InstancePairs::admits(unsigned IA, unsigned IB) const {
+  for (const Fixed &F : Relations) {
+    int64_t KA = F.A[IA], KB = F.B[IB];
+    if ((KA >= 0 || KB >= 0) && !F.R->admits(KA, KB))
+      return false;
+  }
+  return true;
+}
+
 std::vector<int64_t> RaceFinder::iterationsOf(const Stmt *L) const {
   std::vector<int64_t> V;
   auto It = IterSymbol.find(L);

@@ -162,7 +162,9 @@ std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
   PairScan PS;
   std::set<std::tuple<unsigned, unsigned, Assignment, Assignment, bool, int>>
       Done;
-  std::vector<SideIters> UB;
+  std::vector<SideIters> UA, UB;
+  for (unsigned IA : BI.instances(SA))
+    UA.push_back(unrolledIters(SA, IA));
   for (unsigned IB : BI.instances(SB))
     UB.push_back(unrolledIters(SB, IB));
   for (const Concurrency &C : Alts) {
@@ -170,14 +172,15 @@ std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
     // Named barriers order by the iterations the relation gives, so each
     // relation is its own combination; without them one scan serves all.
     int Relation = Order->any() ? int(&C - Alts.data()) : 0;
-    for (unsigned IA : BI.instances(SA)) {
-      SideIters UA = unrolledIters(SA, IA);
+    InstancePairs Pairs(C, UA, UB);
+    for (unsigned JA = 0; JA < UA.size(); ++JA) {
+      unsigned IA = BI.instances(SA)[JA];
       for (unsigned JB = 0; JB < UB.size(); ++JB) {
         unsigned IB = BI.instances(SB)[JB];
         if (PS.CrossRace.Found || PS.Scans > MaxScansPerPair ||
             Probes > MaxProbesPerKernel)
           break;
-        if (!admits(C, UA, UB[JB]))
+        if (!Pairs.admits(JA, JB))
           continue;
         for (const auto &[AsgA, AsgB] : Combos) {
           // Whether stores are of the same value depends on whether the
