@@ -195,8 +195,17 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
       OutPlain.set(unsigned(Node.Source));
     for (const Graph::Edge &E : Node.Succs) {
       bool Changed = false;
+      // The tags sent along one edge share a few crossings (every plain
+      // tag has the empty one): the last transition is kept at hand
+      // rather than looked up again for each.
+      unsigned LastC = ~0u;
+      int LastTo = -1;
       auto Send = [&](unsigned S, unsigned C) {
-        int To = G->cross(E, C, Loops);
+        if (C != LastC) {
+          LastC = C;
+          LastTo = G->cross(E, C, Loops);
+        }
+        int To = LastTo;
         if (To < 0)
           return;
         if (To == 0) {
