@@ -40,6 +40,7 @@ std::optional<BypassWarp> worstBypassWarp(const SharedAccess &A,
   const ThreadGeometry &G = T.Geometry;
   std::optional<BypassWarp> Worst;
   std::vector<std::optional<int64_t>> Shared, Global;
+  RowWavefrontCache Rows;
   for (unsigned W = 0; W < G.warps(); ++W) {
     unsigned B = G.warpBegin(W), E = G.warpEnd(W);
     Shared.assign(E - B, std::nullopt);
@@ -54,7 +55,7 @@ std::optional<BypassWarp> worstBypassWarp(const SharedAccess &A,
     }
     if (!Any)
       continue;
-    BypassCopyResult R = analyzeBypassCopy(Shared, Global);
+    BypassCopyResult R = analyzeBypassCopy(Shared, Global, &Rows);
     if (!Worst || R.Wavefronts > Worst->Result.Wavefronts)
       Worst = BypassWarp{W, std::move(R), Shared, Src != nullptr};
   }

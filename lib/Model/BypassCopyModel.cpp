@@ -28,7 +28,8 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
+#include <tuple>
+#include <vector>
 
 namespace shmem {
 
@@ -69,16 +70,20 @@ rowWavefronts(const std::vector<std::pair<unsigned, unsigned>> &Pieces) {
     return 0;
   if (N > 16)
     return N; // Not one line (a caller's duplicate addresses): no merging.
+  const unsigned Full = (1u << N) - 1;
   std::vector<unsigned> Masks;
   for (const auto &M : maps()) {
     unsigned Mask = 0;
     for (unsigned I = 0; I < N; ++I)
       if (M[Pieces[I].first % 8] == Pieces[I].second % 8)
         Mask |= 1u << I;
+    // One map takes every piece (a plain or swizzled copy, the common
+    // case): the fewest is one, with no search.
+    if (Mask == Full)
+      return 1;
     if (Mask && std::find(Masks.begin(), Masks.end(), Mask) == Masks.end())
       Masks.push_back(Mask);
   }
-  const unsigned Full = (1u << N) - 1;
   std::vector<unsigned> Dist(Full + 1, ~0u);
   std::vector<unsigned> Queue{0};
   Dist[0] = 0;
@@ -95,38 +100,68 @@ rowWavefronts(const std::vector<std::pair<unsigned, unsigned>> &Pieces) {
   return N; // Unreachable: every piece has a map that takes it.
 }
 
+unsigned RowWavefrontCache::operator()(
+    const std::vector<std::pair<unsigned, unsigned>> &Pieces) {
+  if (Pieces.size() > 16)
+    return rowWavefronts(Pieces);
+  // The set of (q, p) positions: pieces at one position are taken by the
+  // same maps, so the fewest maps for the set is the answer.
+  uint64_t Key = 0;
+  for (const auto &[Q, P] : Pieces)
+    Key |= uint64_t(1) << (Q % 8 * 8 + P % 8);
+  auto [It, New] = Known.try_emplace(Key, 0);
+  if (New)
+    It->second = rowWavefronts(Pieces);
+  return It->second;
+}
+
 BypassCopyResult
 analyzeBypassCopy(const std::vector<std::optional<int64_t>> &Shared,
-                  const std::vector<std::optional<int64_t>> &Global) {
+                  const std::vector<std::optional<int64_t>> &Global,
+                  RowWavefrontCache *Cache) {
   BypassCopyResult R;
-  // Line -> row -> (global piece, shared piece, lane).
+  // (line, row, global piece, shared piece, lane), sorted by line, row and
+  // lane: each line's rows in order, each row's pieces in lane order. One
+  // vector rather than a map of maps, which allocated per line and row for
+  // every warp of every copy (ggml's flash attention analyses thousands).
   struct Piece {
+    int64_t Line, Row;
     unsigned Q, P, Lane;
   };
-  std::map<int64_t, std::map<int64_t, std::vector<Piece>>> Lines;
+  std::vector<Piece> All;
   for (unsigned L = 0; L < Shared.size() && L < Global.size(); ++L) {
     if (!Shared[L] || !Global[L])
       continue;
     ++R.ActiveLanes;
     int64_t G = *Global[L], S = *Shared[L];
-    Lines[floorDiv(G, LineBytes)][floorDiv(S, LineBytes)].push_back(
-        {unsigned(floorMod(G, LineBytes) / PieceBytes),
-         unsigned(floorMod(S, LineBytes) / PieceBytes), L});
+    All.push_back({floorDiv(G, LineBytes), floorDiv(S, LineBytes),
+                   unsigned(floorMod(G, LineBytes) / PieceBytes),
+                   unsigned(floorMod(S, LineBytes) / PieceBytes), L});
   }
-  R.IdealWavefronts = unsigned(Lines.size());
-  for (const auto &[Line, Rows] : Lines) {
+  std::sort(All.begin(), All.end(), [](const Piece &X, const Piece &Y) {
+    return std::tie(X.Line, X.Row, X.Lane) < std::tie(Y.Line, Y.Row, Y.Lane);
+  });
+  std::vector<std::pair<unsigned, unsigned>> QP;
+  for (size_t I = 0; I < All.size();) {
+    ++R.IdealWavefronts;
     unsigned Cost = 0;
     std::vector<unsigned> Lanes;
     std::vector<int64_t> RowIds;
-    for (const auto &[Row, Ps] : Rows) {
-      std::vector<std::pair<unsigned, unsigned>> QP;
-      for (const Piece &X : Ps) {
-        QP.push_back({X.Q, X.P});
-        Lanes.push_back(X.Lane);
+    size_t J = I;
+    for (; J < All.size() && All[J].Line == All[I].Line;) {
+      QP.clear();
+      size_t K = J;
+      for (; K < All.size() && All[K].Line == All[J].Line &&
+             All[K].Row == All[J].Row;
+           ++K) {
+        QP.push_back({All[K].Q, All[K].P});
+        Lanes.push_back(All[K].Lane);
       }
-      Cost += rowWavefronts(QP);
-      RowIds.push_back(Row);
+      Cost += Cache ? (*Cache)(QP) : rowWavefronts(QP);
+      RowIds.push_back(All[J].Row);
+      J = K;
     }
+    I = J;
     R.Wavefronts += Cost;
     if (Cost > R.WorstWavefronts) {
       std::sort(Lanes.begin(), Lanes.end());

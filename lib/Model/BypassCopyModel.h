@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace shmem {
@@ -61,14 +62,30 @@ struct BypassCopyResult {
 /// 16-byte copy (nullopt: the lane copies nothing). Global addresses only
 /// need to be right modulo 2^40 relative to each other (lines are told apart
 /// by address / 128).
+class RowWavefrontCache;
 BypassCopyResult
 analyzeBypassCopy(const std::vector<std::optional<int64_t>> &Shared,
-                  const std::vector<std::optional<int64_t>> &Global);
+                  const std::vector<std::optional<int64_t>> &Global,
+                  RowWavefrontCache *Cache = nullptr);
 
 /// The fewest maps p = ((q + 2a) mod 8) ^ k that cover the pieces
 /// (Global[i] -> Shared[i], positions 0..7) of one line and one row.
 unsigned
 rowWavefronts(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
+
+/// rowWavefronts() with its answers kept. The answer depends only on which
+/// (global, shared) piece positions the row holds, and the rows of one
+/// copy's warps repeat a few such patterns, each a search over up to 2^8
+/// sets of pieces (most of the bank check's time on ggml's flash
+/// attention, whose copies reorder pieces no one map gives).
+class RowWavefrontCache {
+public:
+  unsigned
+  operator()(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
+
+private:
+  std::unordered_map<uint64_t, unsigned> Known;
+};
 
 } // namespace shmem
 

@@ -42,6 +42,9 @@ TEST(LdgstsCalibration, EveryRowMatches) {
                          "one-rot)[-+0-9a-z]*");
   std::string Error;
   unsigned Rows = 0, Bypass = 0, BypassExact = 0;
+  // One cache over every launch: each answer it gives for a row pattern
+  // another launch left must be the search's.
+  RowWavefrontCache Cache;
   bool Ok = forEachRow(
       calibrationDir() + "/ldgsts-h200.tsv",
       {"name", "width", "cache", "sass", "wavefronts", "src_wavefronts", "dst",
@@ -70,6 +73,10 @@ TEST(LdgstsCalibration, EveryRowMatches) {
         ASSERT_EQ(Get("sass"), "LDGSTS.E.BYPASS.128") << "line " << LineNo;
         ++Bypass;
         BypassCopyResult R = analyzeBypassCopy(Dst, Src);
+        BypassCopyResult Cached = analyzeBypassCopy(Dst, Src, &Cache);
+        EXPECT_EQ(Cached.Wavefronts, R.Wavefronts) << "line " << LineNo;
+        EXPECT_EQ(Cached.WorstLanes, R.WorstLanes) << "line " << LineNo;
+        EXPECT_EQ(Cached.WorstRows, R.WorstRows) << "line " << LineNo;
         EXPECT_LE(long(R.Wavefronts), Measured)
             << "line " << LineNo << ": " << Name;
         EXPECT_EQ(R.conflicted(), Measured > long(R.IdealWavefronts))
@@ -107,6 +114,15 @@ TEST(BypassCopyModel, RowsAndMaps) {
   EXPECT_EQ(Padded.IdealWavefronts, 1u);
   EXPECT_EQ(Padded.WorstRows, (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(Padded.degree(), 3u);
+  // The cache keys a row by its set of (global, shared) positions: the
+  // same set in another lane order or with a piece copied twice costs the
+  // same; another set does not share its answer.
+  RowWavefrontCache Cache;
+  EXPECT_EQ(Cache({{0, 1}, {1, 2}, {2, 3}, {3, 4}}), 2u);
+  EXPECT_EQ(Cache({{3, 4}, {2, 3}, {1, 2}, {0, 1}, {0, 1}}), 2u);
+  EXPECT_EQ(Cache({{0, 0}, {1, 1}, {2, 2}, {3, 3}}), 1u);
+  EXPECT_EQ(Cache({{0, 0}, {1, 1}, {2, 2}, {3, 3}}),
+            rowWavefronts({{0, 0}, {1, 1}, {2, 2}, {3, 3}}));
   // Lanes without a copy cost nothing.
   EXPECT_EQ(analyzeBypassCopy({std::nullopt, int64_t(16)},
                               {int64_t(0), int64_t(16)}).Wavefronts,
