@@ -9,6 +9,8 @@
 
 #include "RaceFinder.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 
 using namespace clang;
@@ -218,9 +220,10 @@ const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
   // cudaTensorCoreGemm's unrolled tile copy needs more than 64 Ki.
   constexpr uint64_t MaxTouches = 1 << 20;
   uint64_t Touches = 0;
-  // Every (word, thread) touched, then sorted: a word with two owners
-  // becomes one ManyThreads entry.
-  std::vector<std::pair<int64_t, int32_t>> Touched;
+  // Each word's thread, ManyThreads once a second one touches it, in an
+  // open-addressing table (the instances of an unrolled loop touch the same
+  // words again and again: the distinct ones are few), then sorted.
+  llvm::DenseMap<int64_t, int32_t> Owner;
   for (unsigned I : BI.instances(Site)) {
     const SharedAccess &A = T.Accesses[I];
     // An offset with an unknown to bind differs between the walks that
@@ -237,20 +240,15 @@ const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
         return nullptr;
       int64_t First = floorDiv(Off[Th], 4);
       int64_t Last = floorDiv(Off[Th] + int64_t(A.Width) - 1, 4);
-      for (int64_t W = First; W <= Last; ++W)
-        Touched.push_back({W, int32_t(Th)});
+      for (int64_t W = First; W <= Last; ++W) {
+        auto [It, New] = Owner.try_emplace(W, int32_t(Th));
+        if (!New && It->second != int32_t(Th))
+          It->second = ManyThreads;
+      }
     }
   }
-  llvm::sort(Touched);
-  auto Out = std::make_unique<WordOwners>();
-  for (const auto &[Word, Th] : Touched) {
-    if (!Out->empty() && Out->back().first == Word) {
-      if (Out->back().second != Th)
-        Out->back().second = ManyThreads;
-      continue;
-    }
-    Out->push_back({Word, Th});
-  }
+  auto Out = std::make_unique<WordOwners>(Owner.begin(), Owner.end());
+  llvm::sort(*Out);
   *Slot = std::move(Out);
   return Slot->get();
 }

@@ -495,10 +495,10 @@ private:
   /// Per site, when every instance's offsets are known in every thread
   /// with no unknown to bind: the thread touching each 4-byte word, or
   /// ManyThreads, sorted by word. Null when not known, or too large to
-  /// list. A sorted vector rather than a hash map: a site of an unrolled
-  /// tile copy lists a few hundred thousand words, and a node per word made
-  /// building and freeing these a sixth of the race check on ggml's flash
-  /// attention.
+  /// list. Kept as a sorted vector, not a node-based hash map: a site of an
+  /// unrolled tile copy lists a few hundred thousand words, and a node per
+  /// word made building and freeing these a sixth of the race check on
+  /// ggml's flash attention.
   static constexpr int32_t ManyThreads = -1;
   using WordOwners = std::vector<std::pair<int64_t, int32_t>>;
   std::vector<std::optional<std::unique_ptr<WordOwners>>> Owners;
