@@ -15,12 +15,14 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SparseBitVector.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace shmem {
@@ -55,6 +57,15 @@ struct Crossing {
   std::vector<Entry> Loops;
 
   bool operator<(const Crossing &O) const { return Loops < O.Loops; }
+  bool operator==(const Crossing &O) const { return Loops == O.Loops; }
+  struct Hash {
+    size_t operator()(const Crossing &C) const {
+      size_t H = C.Loops.size();
+      for (const Entry &E : C.Loops)
+        H = llvm::hash_combine(H, E.Loop, unsigned(E.State), E.Source);
+      return H;
+    }
+  };
   const Entry *find(unsigned Loop) const {
     for (const Entry &C : Loops)
       if (C.Loop == Loop)
@@ -141,7 +152,10 @@ public:
   const Crossing &operator[](unsigned Id) const { return *Of[Id]; }
 
 private:
-  std::map<Crossing, unsigned> Ids;
+  /// Hashed: a flow interns a crossing at every new transition (118,595
+  /// times on ggml's fattn-mma-f16 file), and each comparison in an ordered
+  /// map walked two crossings' loops. The ids are in order of interning.
+  std::unordered_map<Crossing, unsigned, Crossing::Hash> Ids;
   std::vector<const Crossing *> Of;
 };
 
