@@ -74,6 +74,7 @@
 #include "LaneValue.h"
 #include "Program/BranchRegions.h"
 #include "Program/KernelCFG.h"
+#include "Program/NodeMap.h"
 #include "ThreadGeometry.h"
 
 #include "clang/AST/ASTContext.h"
@@ -286,7 +287,7 @@ private:
   friend class FunctionAnalyzer;
 
   const FunctionSkeleton *Skeleton = nullptr;
-  llvm::DenseMap<const clang::Expr *, UniformityValue> Values;
+  NodeMap<clang::Expr, UniformityValue> Values;
   std::vector<UniformityValue> BranchValues;
   llvm::DenseMap<const clang::CallExpr *, const FunctionUniformity *> Callees;
   UniformityValue Ret;

@@ -40,7 +40,7 @@ static bool opensScope(const Stmt *S) {
 /// FunctionSkeleton::ScopeOf for every variable declared in \p S, whose
 /// innermost enclosing scope statement is \p Scope.
 static void collectScopes(const Stmt *S, const Stmt *Scope,
-                          llvm::DenseMap<const VarDecl *, const Stmt *> &Out) {
+                          NodeMap<VarDecl, const Stmt *> &Out) {
   if (!S || isa<LambdaExpr>(S))
     return; // A lambda's locals belong to its own function.
   if (const auto *DS = dyn_cast<DeclStmt>(S))

@@ -65,7 +65,7 @@ struct FunctionSkeleton {
   /// Reachable blocks in reverse post-order, and each block's position.
   llvm::ArrayRef<const clang::CFGBlock *> RPO;
   llvm::ArrayRef<unsigned> RPOIndex;
-  llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> StmtBlock;
+  NodeMap<clang::Stmt, const clang::CFGBlock *> StmtBlock;
   /// The graph's branches (BranchRegions), and by block ID the branch the
   /// block ends in (or -1) and the branches it is a join of.
   llvm::ArrayRef<BranchInfo> Branches;
@@ -85,7 +85,7 @@ struct FunctionSkeleton {
   /// The statement whose end ends each local's scope: the compound
   /// statement that declares it, or the for, if, while or switch whose
   /// init or condition does. Parameters have none.
-  llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> ScopeOf;
+  NodeMap<clang::VarDecl, const clang::Stmt *> ScopeOf;
   /// By block ID: the scopes open at the block's first statement; blocks
   /// with none known (empty, synthetic) have PruneAt unset.
   std::vector<llvm::SmallPtrSet<const clang::Stmt *, 8>> OpenScopes;
@@ -139,14 +139,13 @@ private:
   /// The state at a program point: a value per tracked local variable.
   struct State {
     bool Reached = false;
-    llvm::DenseMap<const clang::VarDecl *, UniformityValue> Vars;
+    NodeMap<clang::VarDecl, UniformityValue> Vars;
     UniformityValue Ret;
     /// Per local array: the element last stored at `a[i]` (i a local
     /// variable) when neither a nor i changed since, and its value: a read of
     /// `a[i]` then reads that, not the merge of the whole array
     /// (`sum[j] = warp_reduce_sum(sum[j]); buf[warp] = sum[j];`).
-    llvm::DenseMap<const clang::VarDecl *,
-                   std::pair<const clang::VarDecl *, UniformityValue>>
+    NodeMap<clang::VarDecl, std::pair<const clang::VarDecl *, UniformityValue>>
         Elements;
 
     bool sameAs(const State &O) const {

@@ -14,9 +14,10 @@
 #ifndef SHMEM_LINT_ANALYSIS_PROGRAM_CONSTANTFOLDS_H
 #define SHMEM_LINT_ANALYSIS_PROGRAM_CONSTANTFOLDS_H
 
+#include "NodeMap.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,20 +39,8 @@ public:
   unsigned reused() const { return Reused; }
 
 private:
-  /// DenseMap's pointer hash ((p >> 4) ^ (p >> 9)) keeps the low bits of
-  /// addresses that the AST's bump allocator hands out close together and
-  /// in like sizes: the expressions of one function share their buckets'
-  /// neighbourhood, and a lookup in a cache of a whole translation unit
-  /// probed some fifteen buckets. A multiplicative hash spreads them.
-  struct ExprKey : llvm::DenseMapInfo<const clang::Expr *> {
-    static unsigned getHashValue(const clang::Expr *E) {
-      return unsigned((uint64_t(reinterpret_cast<uintptr_t>(E)) *
-                       0x9E3779B97F4A7C15ull) >>
-                      32);
-    }
-  };
   const clang::ASTContext &Ctx;
-  llvm::DenseMap<const clang::Expr *, std::optional<int64_t>, ExprKey> Cache;
+  NodeMap<clang::Expr, std::optional<int64_t>> Cache;
   unsigned Reused = 0;
 };
 
