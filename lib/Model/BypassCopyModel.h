@@ -80,8 +80,7 @@ rowWavefronts(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
 /// attention, whose copies reorder pieces no one map gives).
 class RowWavefrontCache {
 public:
-  unsigned
-  operator()(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
+  unsigned operator()(const std::vector<std::pair<unsigned, unsigned>> &Pieces);
 
 private:
   std::unordered_map<uint64_t, unsigned> Known;
