@@ -62,7 +62,7 @@ std::optional<ButterflyStep> xorShuffle(const Expr *E, const ASTContext &Ctx,
     if (Name != "shfl_xor" || !RD || !RD->getDeclName().isIdentifier() ||
         RD->getName() != "thread_block_tile")
       return std::nullopt;
-    S.Width = tileSizeOf(RD);
+    S.Width = cuda::tileSizeOf(RD);
     if (!S.Width)
       return std::nullopt;
   } else if (std::optional<cuda::Collective> C = cuda::collectiveOf(Name);

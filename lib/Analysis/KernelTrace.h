@@ -607,10 +607,6 @@ KernelTrace retraceKernel(clang::ASTContext &Ctx, const KernelTrace &Base,
 /// The barrier a call is, if any, as the trace records it (cuda::barrierOf).
 std::optional<BarrierKind> barrierKindOf(const clang::CallExpr *Call);
 
-/// The thread count of a `thread_block_tile<N, ...>` specialisation; 0 for
-/// any other class.
-unsigned tileSizeOf(const clang::CXXRecordDecl *RD);
-
 /// Whether the code a kernel reaches (its body and, transitively, the
 /// bodies of the functions it calls or names) refers to a `__shared__`
 /// variable, calls a barrier or a warp collective (cuda::barrierOf,

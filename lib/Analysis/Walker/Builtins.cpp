@@ -63,7 +63,7 @@ std::optional<unsigned> KernelWalker::groupOf(const Expr *E) {
     if (R == "thread_block")
       return 0u;
     if (R == "thread_block_tile") {
-      if (unsigned Size = tileSizeOf(RD))
+      if (unsigned Size = cuda::tileSizeOf(RD))
         return Size;
       return std::nullopt;
     }
@@ -125,7 +125,7 @@ KernelWalker::cooperativeGroupsValue(const CallExpr *Call) {
       return constant(G.threads());
   }
   if (R == "thread_block_tile") {
-    unsigned Size = tileSizeOf(RD);
+    unsigned Size = cuda::tileSizeOf(RD);
     if (Size == 0)
       return std::nullopt;
     return tileValue(M, Size);

@@ -27,8 +27,6 @@ SymbolId SymbolTable::get(const SymbolKey &Key, SymbolInfo::Kind K,
   return It->second;
 }
 
-unsigned tileSizeOf(const CXXRecordDecl *RD) { return cuda::tileSizeOf(RD); }
-
 std::optional<BarrierKind> barrierKindOf(const CallExpr *Call) {
   if (auto B = cuda::barrierOf(Call))
     return B->WarpLevel ? BarrierKind::Warp : BarrierKind::Block;
