@@ -1,5 +1,4 @@
 //===- NodeMap.h - Hash maps keyed by AST nodes -----------------*- C++ -*-===//
-//-*-===//
 //
 // DenseMap hashes a pointer as (p >> 4) ^ (p >> 9). The AST's bump
 // allocator hands out the nodes of one function close together and in like
