@@ -9,6 +9,8 @@
 
 namespace shmem {
 
+const LaneValue::Parts LaneValue::NoParts;
+
 // 64-bit arithmetic wraps (wrapAdd, wrapMul in Lanes.h), as the machine's
 // does: a kernel's constants and products can overflow int64_t, and signed
 // overflow must not be undefined behaviour in the analyser (found by
@@ -34,28 +36,29 @@ LaneValue LaneValue::perThread(Lanes Values) {
 
 LaneValue LaneValue::symbol(unsigned Threads, SymbolId S) {
   LaneValue R = constant(Threads, 0);
-  R.A[S] = Lanes::splat(Threads, 1);
+  R.coeffs()[S] = Lanes::splat(Threads, 1);
   return R;
 }
 
 LaneValue LaneValue::unknown(unsigned Threads, std::string Why) {
-  return unknownBecause(Threads,
-                        std::make_shared<const std::string>(std::move(Why)));
+  PartsRef Held;
+  Held.mut().Reason = std::move(Why);
+  return unknownBecause(Threads, Held);
 }
 
-LaneValue LaneValue::unknownBecause(unsigned Threads,
-                                    std::shared_ptr<const std::string> Why) {
+LaneValue LaneValue::unknownBecause(unsigned Threads, const PartsRef &Why) {
+  // An Unknown value's parts hold its reason alone (it has no coefficients
+  // and needs nothing), so they are shared as they are.
+  assert((!Why || (Why->A.empty() && Why->Needs.empty())) &&
+         "the parts of an unknown value hold only its reason");
   LaneValue R;
   R.K = Kind::Unknown;
   R.C = Lanes::splat(Threads, 0);
-  R.Reason = std::move(Why);
+  R.P = Why;
   return R;
 }
 
-const std::string &LaneValue::reason() const {
-  static const std::string None;
-  return Reason ? *Reason : None;
-}
+const std::string &LaneValue::reason() const { return parts().Reason; }
 
 LaneValue LaneValue::nonAffine(unsigned Threads, std::vector<SymbolId> Syms) {
   LaneValue R;
@@ -63,7 +66,8 @@ LaneValue LaneValue::nonAffine(unsigned Threads, std::vector<SymbolId> Syms) {
   R.C = Lanes::splat(Threads, 0);
   std::sort(Syms.begin(), Syms.end());
   Syms.erase(std::unique(Syms.begin(), Syms.end()), Syms.end());
-  R.Needs = std::move(Syms);
+  if (!Syms.empty())
+    R.P.mut().Needs = std::move(Syms);
   return R;
 }
 
@@ -84,7 +88,7 @@ bool LaneValue::isUniform(unsigned Begin, unsigned End) const {
 bool LaneValue::hasUniformCoefficients(unsigned Begin, unsigned End) const {
   if (!isAffine())
     return false;
-  for (const auto &KV : A)
+  for (const auto &KV : coefficients())
     if (!KV.second.sameIn(Begin, End))
       return false;
   return true;
@@ -93,7 +97,7 @@ bool LaneValue::hasUniformCoefficients(unsigned Begin, unsigned End) const {
 int64_t LaneValue::evaluate(unsigned T, const SymbolBinding &B) const {
   assert(isAffine() && T < C.size());
   int64_t V = C[T];
-  for (const auto &KV : A) {
+  for (const auto &KV : coefficients()) {
     auto It = B.find(KV.first);
     if (It != B.end())
       V = wrapAdd(V, wrapMul(KV.second[T], It->second));
@@ -104,30 +108,46 @@ int64_t LaneValue::evaluate(unsigned T, const SymbolBinding &B) const {
 LaneValue LaneValue::slice(unsigned Begin, unsigned End) const {
   LaneValue R = *this;
   R.C = C.slice(Begin, End);
-  for (auto &KV : R.A)
-    KV.second = KV.second.slice(Begin, End);
-  R.normalize();
+  if (hasSymbols()) {
+    for (auto &KV : R.coeffs())
+      KV.second = KV.second.slice(Begin, End);
+    R.normalize();
+  }
   return R;
 }
 
 bool LaneValue::operator==(const LaneValue &O) const {
-  return K == O.K && C == O.C && A == O.A && Needs == O.Needs &&
-         reason() == O.reason() && Mod == O.Mod;
+  if (K != O.K || Mod != O.Mod || !(C == O.C))
+    return false;
+  if (P.get() == O.P.get())
+    return true;
+  const Parts &L = parts(), &R = O.parts();
+  return L.A == R.A && L.Needs == R.Needs && L.Reason == R.Reason;
 }
 
 void LaneValue::normalize() {
-  for (auto It = A.begin(); It != A.end();) {
-    // Lanes stores an all-zero vector as a zero Splat.
+  if (!P)
+    return;
+  // Lanes stores an all-zero vector as a zero Splat.
+  const auto &Co = P->A;
+  if (std::none_of(Co.begin(), Co.end(),
+                   [](const auto &KV) { return KV.second.isZero(); }))
+    return;
+  Parts &Mine = P.mut();
+  for (auto It = Mine.A.begin(); It != Mine.A.end();) {
     if (It->second.isZero())
-      It = A.erase(It);
+      It = Mine.A.erase(It);
     else
       ++It;
   }
+  if (Mine.A.empty() && Mine.Needs.empty() && Mine.Reason.empty())
+    P.reset();
 }
 
 std::vector<SymbolId> LaneValue::symbols() const {
-  std::vector<SymbolId> S(Needs);
-  for (const auto &KV : A)
+  const Parts &Mine = parts();
+  std::vector<SymbolId> S(Mine.Needs);
+  for (const auto &KV : Mine.A)
     S.push_back(KV.first);
   std::sort(S.begin(), S.end());
   S.erase(std::unique(S.begin(), S.end()), S.end());
@@ -137,9 +157,9 @@ std::vector<SymbolId> LaneValue::symbols() const {
 LaneValue LaneValue::combineFailure(const LaneValue &L, const LaneValue &R) {
   unsigned N = std::max(L.size(), R.size());
   if (L.isUnknown())
-    return unknownBecause(N, L.Reason);
+    return unknownBecause(N, L.P);
   if (R.isUnknown())
-    return unknownBecause(N, R.Reason);
+    return unknownBecause(N, R.P);
   std::vector<SymbolId> S = L.symbols();
   std::vector<SymbolId> SR = R.symbols();
   S.insert(S.end(), SR.begin(), SR.end());
@@ -161,7 +181,7 @@ LaneValue LaneValue::unknownProduct(const LaneValue &L, const LaneValue &R) {
   int64_t Base = U.Mod ? U.Mod : 1;
   if (Base > MaxModulus / AbsK || Base * AbsK < 2)
     return combineFailure(L, R);
-  LaneValue Out = unknownBecause(U.size(), U.Reason);
+  LaneValue Out = unknownBecause(U.size(), U.P);
   Out.Mod = Base * AbsK;
   int64_t M = Out.Mod, Kv = *K;
   Out.C = U.C.map(
@@ -184,8 +204,8 @@ LaneValue LaneValue::unknownSum(const LaneValue &L, const LaneValue &R,
     M = R.Mod;
   if (M < 2 || F < -1 || F > 1)
     return combineFailure(L, R);
-  LaneValue Out = unknownBecause(std::max(L.size(), R.size()),
-                                 L.isUnknown() ? L.Reason : R.Reason);
+  LaneValue Out =
+      unknownBecause(std::max(L.size(), R.size()), L.isUnknown() ? L.P : R.P);
   Out.Mod = M;
   Out.C = Lanes::zip(L.C, R.C, [M, F](int64_t A, int64_t B) {
     return floorMod(floorMod(A, M) + F * floorMod(B, M), M);
@@ -202,8 +222,13 @@ LaneValue LaneValue::addScaled(const LaneValue &L, const LaneValue &R,
     return combineFailure(L, R);
   LaneValue Out = L;
   Out.C = Lanes::addScaled(L.C, R.C, F);
-  for (const auto &KV : R.A) {
-    auto It = Out.A.try_emplace(KV.first, Lanes::splat(Out.size(), 0)).first;
+  // A concrete right side (most sums) leaves the left's coefficients as
+  // they are, and shared.
+  if (!R.hasSymbols())
+    return Out;
+  FlatMap<SymbolId, Lanes> &Co = Out.coeffs();
+  for (const auto &KV : R.P->A) {
+    auto It = Co.try_emplace(KV.first, Lanes::splat(Out.size(), 0)).first;
     It->second = Lanes::addScaled(It->second, KV.second, F);
   }
   Out.normalize();
@@ -236,7 +261,9 @@ LaneValue operator*(const LaneValue &L, const LaneValue &R) {
   const LaneValue &Other = L.hasSymbols() ? L : R;
   LaneValue Out = Other;
   Out.C = Lanes::mul(Other.C, Conc.C);
-  for (auto &KV : Out.A)
+  if (!Out.hasSymbols())
+    return Out;
+  for (auto &KV : Out.coeffs())
     KV.second = Lanes::mul(KV.second, Conc.C);
   Out.normalize();
   return Out;
@@ -360,7 +387,7 @@ LaneValue LaneValue::splitDivision(Op O, const LaneValue &L,
   }
   if (!L.C.all([](int64_t C) { return C >= 0; }))
     return Fallback;
-  for (const auto &KV : L.A)
+  for (const auto &KV : L.coefficients())
     if (!KV.second.all(
             [Divisor](int64_t A) { return A % Divisor == 0 && A >= 0; }))
       return Fallback;
@@ -372,7 +399,7 @@ LaneValue LaneValue::splitDivision(Op O, const LaneValue &L,
   if (O != Op::Div && O != Op::Shr)
     return Fallback;
   LaneValue Out = apply(O, Conc, MV);
-  for (const auto &KV : L.A) {
+  for (const auto &KV : L.coefficients()) {
     Lanes Co = KV.second.map([Divisor](int64_t A) { return A / Divisor; });
     Out = Out + perThread(std::move(Co)) * symbol(L.size(), KV.first);
   }
@@ -407,15 +434,19 @@ LaneValue LaneValue::select(const LaneValue &Cond, const LaneValue &T,
   // Each thread takes one side's whole form, so the result stays affine.
   LaneValue Out = constant(Cond.size(), 0);
   Out.C = Lanes::select(Cond.C, T.C, F.C);
+  if (!T.hasSymbols() && !F.hasSymbols())
+    return Out;
   Lanes Zero = Lanes::splat(Cond.size(), 0);
-  for (const auto &KV : T.A) {
-    auto It = F.A.find(KV.first);
-    Out.A[KV.first] =
-        Lanes::select(Cond.C, KV.second, It == F.A.end() ? Zero : It->second);
+  const FlatMap<SymbolId, Lanes> &TA = T.coefficients(), &FA = F.coefficients();
+  FlatMap<SymbolId, Lanes> &Co = Out.coeffs();
+  for (const auto &KV : TA) {
+    auto It = FA.find(KV.first);
+    Co[KV.first] =
+        Lanes::select(Cond.C, KV.second, It == FA.end() ? Zero : It->second);
   }
-  for (const auto &KV : F.A)
-    if (!T.A.count(KV.first))
-      Out.A[KV.first] = Lanes::select(Cond.C, Zero, KV.second);
+  for (const auto &KV : FA)
+    if (!TA.count(KV.first))
+      Co[KV.first] = Lanes::select(Cond.C, Zero, KV.second);
   Out.normalize();
   return Out;
 }
@@ -427,7 +458,7 @@ LaneValue LaneValue::truncate(unsigned Bits, bool Signed) const & {
 LaneValue LaneValue::truncate(unsigned Bits, bool Signed) && {
   // Wrapping to 2^Bits keeps residues modulo a divisor of 2^Bits only.
   if (isUnknown() && Mod && Bits < 63 && (int64_t(1) << Bits) % Mod != 0)
-    return unknownBecause(size(), Reason);
+    return unknownBecause(size(), P);
   if (Bits >= 64 || !isAffine())
     return std::move(*this);
   // Unknowns are assumed not to overflow (indices are small); concrete
@@ -450,18 +481,25 @@ LaneValue LaneValue::truncate(unsigned Bits, bool Signed) && {
 }
 
 LaneValue LaneValue::bind(const SymbolBinding &B) const {
-  if (!isAffine())
+  if (!isAffine() || !hasSymbols())
     return *this;
   LaneValue Out = *this;
-  for (auto It = Out.A.begin(); It != Out.A.end();) {
+  const auto &Co = coefficients();
+  if (std::none_of(Co.begin(), Co.end(),
+                   [&](const auto &KV) { return B.count(KV.first); }))
+    return Out;
+  FlatMap<SymbolId, Lanes> &Mine = Out.coeffs();
+  for (auto It = Mine.begin(); It != Mine.end();) {
     auto BI = B.find(It->first);
     if (BI == B.end()) {
       ++It;
       continue;
     }
     Out.C = Lanes::addScaled(Out.C, It->second, BI->second);
-    It = Out.A.erase(It);
+    It = Mine.erase(It);
   }
+  if (Mine.empty())
+    Out.P.reset();
   return Out;
 }
 
@@ -478,7 +516,7 @@ std::string LaneValue::str() const {
     return "unknown(" + reason() + ")";
   if (K == Kind::NonAffine) {
     OS << "nonaffine(";
-    for (SymbolId S : Needs)
+    for (SymbolId S : needs())
       OS << " s" << S;
     OS << " )";
     return OS.str();
@@ -495,7 +533,7 @@ std::string LaneValue::str() const {
     OS << "]";
   };
   Vec(C);
-  for (const auto &KV : A) {
+  for (const auto &KV : coefficients()) {
     OS << " + ";
     Vec(KV.second);
     OS << "*s" << KV.first;

@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shmem {
@@ -66,17 +67,15 @@ public:
   /// moves a thread along its own column, which the race analysis uses.
   /// Kept through products with a constant and sums with concrete values.
   int64_t residueModulus() const { return Mod; }
-  const std::vector<SymbolId> &needs() const { return Needs; }
+  const std::vector<SymbolId> &needs() const { return parts().Needs; }
 
   unsigned size() const { return C.size(); }
   const Lanes &constants() const { return C; }
-  const FlatMap<SymbolId, Lanes> &coefficients() const {
-    return A;
-  }
-  bool hasSymbols() const { return !A.empty(); }
+  const FlatMap<SymbolId, Lanes> &coefficients() const { return parts().A; }
+  bool hasSymbols() const { return P && !P->A.empty(); }
 
   /// Affine with no unknowns.
-  bool isConcrete() const { return isAffine() && A.empty(); }
+  bool isConcrete() const { return isAffine() && !hasSymbols(); }
   /// The same concrete value in every thread.
   std::optional<int64_t> asConstant() const;
   /// Affine and the same form in every thread of [Begin, End).
@@ -133,20 +132,72 @@ public:
   std::string str() const;
 
 private:
-  Kind K = Kind::Unknown;
-  Lanes C;
-  FlatMap<SymbolId, Lanes> A;
-  std::vector<SymbolId> Needs;
-  /// Shared and never changed: values are copied and moved far more often
-  /// than made, and a string member cost an allocation per copy of a long
-  /// reason and a memcpy per move of a short one.
-  std::shared_ptr<const std::string> Reason;
-  int64_t Mod = 0; ///< See residueModulus().
+  /// What most values lack: symbol coefficients, the unknowns a NonAffine
+  /// value needs and an Unknown's reason. Values are copied, moved and
+  /// destroyed far more often than made (eleven million temporaries on one
+  /// ggml flash-attention file), so these parts sit behind one pointer,
+  /// shared by copies and copied before a change: a value without them is
+  /// its lanes and a null pointer. The count is not atomic: a value belongs
+  /// to the analysis of one translation unit, on one thread.
+  struct Parts {
+    unsigned Refs = 1;
+    FlatMap<SymbolId, Lanes> A;
+    std::vector<SymbolId> Needs;
+    std::string Reason;
+  };
+  class PartsRef {
+  public:
+    PartsRef() = default;
+    PartsRef(const PartsRef &O) : Ptr(O.Ptr) {
+      if (Ptr)
+        ++Ptr->Refs;
+    }
+    PartsRef(PartsRef &&O) noexcept : Ptr(O.Ptr) { O.Ptr = nullptr; }
+    PartsRef &operator=(const PartsRef &O) {
+      PartsRef Copy(O);
+      std::swap(Ptr, Copy.Ptr);
+      return *this;
+    }
+    PartsRef &operator=(PartsRef &&O) noexcept {
+      std::swap(Ptr, O.Ptr);
+      return *this;
+    }
+    ~PartsRef() {
+      if (Ptr && --Ptr->Refs == 0)
+        delete Ptr;
+    }
+    explicit operator bool() const { return Ptr; }
+    const Parts *operator->() const { return Ptr; }
+    const Parts *get() const { return Ptr; }
+    /// The parts to change: made, or copied when another value shares them.
+    Parts &mut() {
+      if (!Ptr)
+        Ptr = new Parts();
+      else if (Ptr->Refs > 1) {
+        --Ptr->Refs;
+        Ptr = new Parts{1, Ptr->A, Ptr->Needs, Ptr->Reason};
+      }
+      return *Ptr;
+    }
+    void reset() { *this = PartsRef(); }
 
+  private:
+    Parts *Ptr = nullptr;
+  };
+  /// The parts of a value without any.
+  static const Parts NoParts;
+
+  Kind K = Kind::Unknown;
+  int64_t Mod = 0; ///< See residueModulus().
+  Lanes C;
+  PartsRef P;
+
+  const Parts &parts() const { return P ? *P.get() : NoParts; }
+  /// The coefficients to change.
+  FlatMap<SymbolId, Lanes> &coeffs() { return P.mut().A; }
   void normalize();
   /// unknown() with a reason another value already holds.
-  static LaneValue unknownBecause(unsigned Threads,
-                                  std::shared_ptr<const std::string> Why);
+  static LaneValue unknownBecause(unsigned Threads, const PartsRef &Why);
   static LaneValue combineFailure(const LaneValue &L, const LaneValue &R);
   static LaneValue addScaled(const LaneValue &L, const LaneValue &R,
                              int64_t Factor);

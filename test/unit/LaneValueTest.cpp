@@ -258,6 +258,48 @@ TEST(LaneValue, BindAndSlice) {
   EXPECT_EQ(S.evaluate(0, {{3, 10}}), 21);
 }
 
+TEST(LaneValue, CopiesShareCoefficientsUntilOneChanges) {
+  // Coefficients, needs and reasons are shared by copies and copied before
+  // a change: every operation on a copy leaves the original as it was.
+  LaneValue V =
+      lanes({0, 1, 2, 3}) * LaneValue::symbol(4, 3) + LaneValue::symbol(4, 5);
+  const std::string Before = V.str();
+  LaneValue Copy = V;
+  EXPECT_EQ(Copy, V);
+  LaneValue Sum = Copy + LaneValue::constant(4, 4) * LaneValue::symbol(4, 3);
+  LaneValue Scaled = Copy * lanes({0, 1, 0, 1});
+  LaneValue Sliced = Copy.slice(1, 3);
+  LaneValue Bound = Copy.bind({{5, 7}});
+  LaneValue Picked =
+      LaneValue::select(lanes({1, 0, 1, 0}), Copy, LaneValue::symbol(4, 9));
+  EXPECT_EQ(V.str(), Before);
+  EXPECT_EQ(Copy, V);
+  EXPECT_EQ(Sum.coefficients().at(3).toVector(),
+            (std::vector<int64_t>{4, 5, 6, 7}));
+  EXPECT_EQ(Scaled.coefficients().at(3).toVector(),
+            (std::vector<int64_t>{0, 1, 0, 3}));
+  EXPECT_EQ(Sliced.coefficients().at(3).toVector(),
+            (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(Bound.coefficients().count(5u), 0u);
+  EXPECT_EQ(Bound.constants().toVector(), (std::vector<int64_t>{7, 7, 7, 7}));
+  EXPECT_EQ(Picked.coefficients().count(9u), 1u);
+  EXPECT_EQ(V.coefficients().size(), 2u);
+  EXPECT_EQ(V.coefficients().at(3).toVector(),
+            (std::vector<int64_t>{0, 1, 2, 3}));
+  // A coefficient cancelled to zero everywhere is dropped, and the value
+  // equals one made without it.
+  LaneValue Cancelled = V - lanes({0, 1, 2, 3}) * LaneValue::symbol(4, 3);
+  EXPECT_EQ(Cancelled, LaneValue::symbol(4, 5));
+  EXPECT_EQ(Cancelled - LaneValue::symbol(4, 5), LaneValue::constant(4, 0));
+  EXPECT_TRUE((Cancelled - LaneValue::symbol(4, 5)).isConcrete());
+  // Needs: a copy of a NonAffine value keeps them; the original too.
+  LaneValue N = LaneValue::symbol(4, 1) * LaneValue::symbol(4, 2);
+  LaneValue NCopy = N;
+  LaneValue NSum = NCopy + LaneValue::symbol(4, 6);
+  EXPECT_EQ(N.needs(), (std::vector<SymbolId>{1, 2}));
+  EXPECT_EQ(NSum.needs(), (std::vector<SymbolId>{1, 2, 6}));
+}
+
 TEST(Dim3, Parse) {
   EXPECT_EQ(Dim3::parse("256"), (Dim3{256, 1, 1}));
   EXPECT_EQ(Dim3::parse("32x8"), (Dim3{32, 8, 1}));
