@@ -50,8 +50,11 @@ Env KernelWalker::enterCallee(const FunctionDecl *Def, std::vector<Value> Args,
 }
 
 Value KernelWalker::evalCall(const CallExpr *Call) {
-  if (auto It = PlainCalls.find(Call); It != PlainCalls.end())
-    return inlineCall(Call, It->second);
+  if (auto It = PlainCalls.find(Call); It != PlainCalls.end()) {
+    if (const FunctionDecl *Def = It->second.Def)
+      return inlineCall(Call, Def);
+    return evalOpaqueCall(Call, It->second);
+  }
   std::string Name = calleeName(Call);
   if (auto B = cuda::builtinIndexOf(Call))
     return evalInt(builtinIndex(*B));
@@ -272,18 +275,35 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
   // lambda or functor too; not a kernel launched from device code, which
   // runs as another grid with its own shared memory. The arguments of a
   // call not followed are read here, as for an unknown callee.
-  const FunctionDecl *FD = Call->getDirectCallee();
+  //
+  // Every test above failed on the call alone (a collective is recorded
+  // at each evaluation, a group's value read from the walk's state).
+  bool Plain = !Collective && !cuda::groupCalledOn(Call);
   if (const FunctionDecl *Def = followedCallee(Call, Ctx)) {
-    // Every test above failed on the call alone (a collective is recorded
-    // at each evaluation, a group's value read from the walk's state).
-    if (!Collective && !cuda::groupCalledOn(Call))
-      PlainCalls.try_emplace(Call, Def);
+    if (Plain)
+      PlainCalls.try_emplace(Call, PlainCall{Def, LaneValue(), false, false});
     return inlineCall(Call, Def);
   }
+  PlainCall Plan;
+  Plan.Result =
+      unknown("result of a call to '" +
+              (Name.empty() ? std::string("function") : Name) + "'");
+  // A pure math function of uniform arguments is uniform; we can't know
+  // purity, so only name well-known ones.
+  Plan.PureMath = Name == "__popc" || Name == "__clz" || Name == "__ffs" ||
+                  Name == "abs" || Name == "__brev";
+  Plan.Pipeline = cuda::isSharedPipelineCall(Call);
+  if (Plain)
+    PlainCalls.try_emplace(Call, Plan);
+  return evalOpaqueCall(Call, std::move(Plan));
+}
 
+Value KernelWalker::evalOpaqueCall(const CallExpr *Call, PlainCall Plan) {
   // Unknown callee: evaluate the arguments for their accesses; a pointer
   // into shared memory handed to it is left alone (no claim).
-  noteSharedPipeline(Call);
+  if (Plan.Pipeline)
+    noteSharedPipeline(Call);
+  const FunctionDecl *FD = Call->getDirectCallee();
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     eval(MC->getImplicitObjectArgument());
     // It may change the object it runs on.
@@ -308,14 +328,9 @@ Value KernelWalker::evalCall(const CallExpr *Call) {
     if (!V.IsPointer)
       addOrigins(From, V.From);
   }
-  // A pure math function of uniform arguments is uniform; we can't know
-  // purity, so only name well-known ones.
-  if (AllUniform && (Name == "__popc" || Name == "__clz" || Name == "__ffs" ||
-                     Name == "abs" || Name == "__brev"))
+  if (AllUniform && Plan.PureMath)
     return evalInt(opaqueUniformText(Call, 0, Call));
-  Value Out =
-      evalInt(unknown("result of a call to '" +
-                      (Name.empty() ? std::string("function") : Name) + "'"));
+  Value Out = evalInt(std::move(Plan.Result));
   Out.From = std::move(From);
   return Out;
 }

@@ -175,10 +175,23 @@ private:
   // asked again at every evaluation (unrolled loops evaluate one
   // expression many times).
   llvm::DenseMap<const Expr *, bool> EffectsCache;
-  /// Calls none of evalCall()'s twenty classifiers takes, with their
-  /// callee: that depends on the call alone, and a walk evaluates one call
-  /// again and again (two million evaluations on ggml's fattn-tile).
-  llvm::DenseMap<const CallExpr *, const FunctionDecl *> PlainCalls;
+  /// A call none of evalCall()'s twenty classifiers takes: that depends on
+  /// the call alone, and a walk evaluates one call again and again (two
+  /// million evaluations on ggml's fattn-tile, a third of them of calls
+  /// it does not follow, such as `expf` or `__half2float`).
+  struct PlainCall {
+    /// The callee followed; null for a call left opaque.
+    const FunctionDecl *Def = nullptr;
+    /// An opaque call's result, unless PureMath and its arguments are
+    /// uniform.
+    LaneValue Result;
+    /// A well-known pure function (__popc, abs): uniform arguments give a
+    /// uniform result.
+    bool PureMath = false;
+    /// A call into the shared-memory pipeline API (noteSharedPipeline()).
+    bool Pipeline = false;
+  };
+  llvm::DenseMap<const CallExpr *, PlainCall> PlainCalls;
   /// unknown() by reason: a walk makes the same few (a load from memory, a
   /// call's result) at every evaluation, and a copy shares the reason where
   /// making one allocates it.
@@ -512,6 +525,11 @@ private:
   /// Notes the first call on a pipeline shared by the block
   /// (KernelTrace::SharedPipeline).
   void noteSharedPipeline(const CallExpr *Call);
+  /// A call to a function not followed: its arguments are read for their
+  /// accesses, objects it may change are forgotten, and its result is
+  /// unknown (see PlainCall). Taken by value: evaluating the arguments may
+  /// add to PlainCalls.
+  Value evalOpaqueCall(const CallExpr *Call, PlainCall Plan);
   /// Async copies issued since the last commit, and the committed groups
   /// still in flight, oldest first (indices into T.Accesses); the copies
   /// tied to a cuda::barrier, in flight.
