@@ -283,6 +283,10 @@ private:
     /// Some return ran with an approximate mask: Returned may hold threads
     /// that did not return.
     bool ReturnedApprox = false;
+    /// Some return ran: Returned may hold a thread. dropReturned() runs
+    /// after every unrolled iteration; most functions return only at the
+    /// end, so the mask is mostly empty.
+    bool AnyReturned = false;
   };
   std::vector<FrameState> Frames;
   /// The variables of the callers of the inlined calls, innermost last: a

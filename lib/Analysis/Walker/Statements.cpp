@@ -14,9 +14,29 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <cstring>
 
 namespace shmem {
 namespace walker {
+
+/// Into |= From for thread masks (bytes holding 0 or 1), eight threads a
+/// step: every if's join does it over the whole block, and the compiler
+/// keeps a byte loop scalar at -O2.
+static void orInto(std::vector<char> &Into, const std::vector<char> &From) {
+  assert(Into.size() == From.size() && "masks over different blocks");
+  size_t I = 0, N = Into.size();
+  for (; I + 8 <= N; I += 8) {
+    uint64_t A, B;
+    std::memcpy(&A, Into.data() + I, 8);
+    std::memcpy(&B, From.data() + I, 8);
+    A |= B;
+    std::memcpy(Into.data() + I, &A, 8);
+  }
+  for (; I < N; ++I)
+    Into[I] = char(Into[I] | From[I]);
+}
 
 bool KernelWalker::sameValue(const Value &A, const Value &B) {
   if (A.IsPointer != B.IsPointer)
@@ -319,6 +339,7 @@ void KernelWalker::walkReturn(const ReturnStmt *R) {
     for (unsigned I = 0; I < N; ++I)
       if (Active[I])
         Frames.back().Returned[I] = 1;
+    Frames.back().AnyReturned = true;
     if (ActiveApprox)
       Frames.back().ReturnedApprox = true;
   }
@@ -332,7 +353,7 @@ void KernelWalker::walkReturn(const ReturnStmt *R) {
 }
 
 void KernelWalker::dropReturned() {
-  if (Frames.empty())
+  if (Frames.empty() || !Frames.back().AnyReturned)
     return;
   const FrameState &F = Frames.back();
   for (unsigned I = 0; I < N; ++I)
@@ -460,13 +481,10 @@ void KernelWalker::walkIf(const IfStmt *If) {
     walkStmt(If->getElse());
   Uncertain -= Inexact;
   bool ElseKeepsAll = Inexact && Active == SideStart;
-  std::vector<char> ElseActive = Active;
   bool ElseApprox = ActiveApprox;
 
   // Threads that reach the join: those still active on either side.
-  // Masks hold 0 or 1: `|` is `||` without a branch per thread.
-  for (unsigned I = 0; I < N; ++I)
-    Active[I] = char(ThenActive[I] | ElseActive[I]);
+  orInto(Active, ThenActive);
   // A condition not known per thread splits the threads in a way the walk
   // does not know; but when neither side stopped a thread, every thread
   // that entered reaches the join, and the mask after it is as exact as
