@@ -118,13 +118,19 @@ std::unique_ptr<BranchRegions> BranchRegions::build(const KernelCFG &K,
   llvm::ArrayRef<const CFGBlock *> RPO = K.reversePostOrder();
   unsigned N = G.getNumBlockIDs();
 
-  // The blocks with a return statement.
+  // The blocks with a return statement, and their returns: a branch's
+  // exits are looked for in every block of its region, and the region of
+  // a loop's test holds the whole body, whose statements were otherwise
+  // read again for every branch in it.
   llvm::BitVector Returns(N);
+  std::vector<llvm::SmallVector<const Stmt *, 1>> ReturnsOf(N);
   for (const CFGBlock *B : RPO)
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>())
-        if (isa<ReturnStmt>(CS->getStmt()))
+        if (isa<ReturnStmt>(CS->getStmt())) {
           Returns.set(B->getBlockID());
+          ReturnsOf[B->getBlockID()].push_back(CS->getStmt());
+        }
 
   // Branches, their regions (blocks reachable from a successor before the
   // immediate post-dominator) and joins.
@@ -282,10 +288,8 @@ std::unique_ptr<BranchRegions> BranchRegions::build(const KernelCFG &K,
       const Stmt *XT = X->getTerminatorStmt();
       if (isa_and_nonnull<BreakStmt, ContinueStmt, GotoStmt>(XT))
         Consider(XT);
-      for (const CFGElement &E : *X)
-        if (auto CS = E.getAs<CFGStmt>())
-          if (isa<ReturnStmt>(CS->getStmt()))
-            Consider(CS->getStmt());
+      for (const Stmt *R : ReturnsOf[X->getBlockID()])
+        Consider(R);
     }
     llvm::sort(BI.Exits, [&](const Stmt *A, const Stmt *B) {
       return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
