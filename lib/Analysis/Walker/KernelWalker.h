@@ -177,19 +177,14 @@ private:
   llvm::DenseMap<const Expr *, bool> EffectsCache;
   /// A call none of evalCall()'s twenty classifiers takes: that depends on
   /// the call alone, and a walk evaluates one call again and again (two
-  /// million evaluations on ggml's fattn-tile, a third of them of calls
-  /// it does not follow, such as `expf` or `__half2float`).
+  /// million evaluations on ggml's fattn-tile, a third of calls not
+  /// followed, `expf`). Def: the callee followed, or null; else Result (an
+  /// opaque call's, unless PureMath, __popc or abs, gets uniform arguments)
+  /// and whether it is a pipeline call (noteSharedPipeline()).
   struct PlainCall {
-    /// The callee followed; null for a call left opaque.
     const FunctionDecl *Def = nullptr;
-    /// An opaque call's result, unless PureMath and its arguments are
-    /// uniform.
     LaneValue Result;
-    /// A well-known pure function (__popc, abs): uniform arguments give a
-    /// uniform result.
-    bool PureMath = false;
-    /// A call into the shared-memory pipeline API (noteSharedPipeline()).
-    bool Pipeline = false;
+    bool PureMath = false, Pipeline = false;
   };
   llvm::DenseMap<const CallExpr *, PlainCall> PlainCalls;
   /// unknown() by reason: a walk makes the same few (a load from memory, a
@@ -283,9 +278,8 @@ private:
     /// Some return ran with an approximate mask: Returned may hold threads
     /// that did not return.
     bool ReturnedApprox = false;
-    /// Some return ran: Returned may hold a thread. dropReturned() runs
-    /// after every unrolled iteration; most functions return only at the
-    /// end, so the mask is mostly empty.
+    /// Some return ran (dropReturned() runs after every unrolled
+    /// iteration, and most functions return only at their end).
     bool AnyReturned = false;
   };
   std::vector<FrameState> Frames;
@@ -399,30 +393,7 @@ private:
     /// branches (noteOutcomes), a test with one value in every thread is
     /// exact under an approximate mask, which may miss threads that are
     /// there: it is then taken as reached.
-    void test(const KernelWalker &W, unsigned K, const LaneValue &C) {
-      std::optional<int64_t> Splat = W.uniformTest(C);
-      if (!W.anyActive() && !(W.ActiveApprox && Splat))
-        return;
-      if (K == 0)
-        Reached = true;
-      if (W.ActiveApprox && !Splat)
-        Exact = false;
-      bool SomeLeave = Splat ? !*Splat : !C.isConcrete();
-      if (!Splat && !SomeLeave) {
-        const std::vector<char> &A = W.Active;
-        C.constants().forEachWhile([&](unsigned I, int64_t X) {
-          SomeLeave = SomeLeave || (A[I] && !X);
-          return !SomeLeave;
-        });
-      }
-      if (!SomeLeave)
-        return;
-      if (K == 0)
-        FirstTestHolds = false;
-      Trips = !C.isConcrete() || (Trips != -2 && Trips != int64_t(K))
-                  ? -1
-                  : int64_t(K);
-    }
+    void test(const KernelWalker &W, unsigned K, const LaneValue &C);
   };
 
   /// The value of a branch or loop test that is the same in every thread,
@@ -529,10 +500,8 @@ private:
   /// Notes the first call on a pipeline shared by the block
   /// (KernelTrace::SharedPipeline).
   void noteSharedPipeline(const CallExpr *Call);
-  /// A call to a function not followed: its arguments are read for their
-  /// accesses, objects it may change are forgotten, and its result is
-  /// unknown (see PlainCall). Taken by value: evaluating the arguments may
-  /// add to PlainCalls.
+  /// A call not followed: its arguments read, objects it may change
+  /// forgotten (see PlainCall; by value: the arguments may add to it).
   Value evalOpaqueCall(const CallExpr *Call, PlainCall Plan);
   /// Async copies issued since the last commit, and the committed groups
   /// still in flight, oldest first (indices into T.Accesses); the copies

@@ -18,6 +18,31 @@
 namespace shmem {
 namespace walker {
 
+void KernelWalker::LoopVisit::test(const KernelWalker &W, unsigned K,
+                                   const LaneValue &C) {
+  std::optional<int64_t> Splat = W.uniformTest(C);
+  if (!W.anyActive() && !(W.ActiveApprox && Splat))
+    return;
+  if (K == 0)
+    Reached = true;
+  if (W.ActiveApprox && !Splat)
+    Exact = false;
+  bool SomeLeave = Splat ? !*Splat : !C.isConcrete();
+  if (!Splat && !SomeLeave) {
+    const std::vector<char> &A = W.Active;
+    C.constants().forEachWhile([&](unsigned I, int64_t X) {
+      SomeLeave = SomeLeave || (A[I] && !X);
+      return !SomeLeave;
+    });
+  }
+  if (!SomeLeave)
+    return;
+  if (K == 0)
+    FirstTestHolds = false;
+  Trips =
+      !C.isConcrete() || (Trips != -2 && Trips != int64_t(K)) ? -1 : int64_t(K);
+}
+
 std::optional<LaneValue>
 KernelWalker::additiveStep(const Expr *E, const VarDecl *V,
                            const std::set<const VarDecl *> &Mod) {
