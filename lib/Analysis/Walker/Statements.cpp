@@ -179,8 +179,7 @@ void KernelWalker::walkStmt(const Stmt *S) {
     // In a switch walked as straight-line code, any thread that entered it
     // may start at any label: one after a `break` runs again.
     if (!SwitchEntries.empty())
-      for (unsigned I = 0; I < N; ++I)
-        Active[I] |= SwitchEntries.back()[I];
+      orInto(Active, SwitchEntries.back());
     return walkStmt(SC->getSubStmt());
   }
   if (isa<GotoStmt>(S)) {
@@ -630,12 +629,11 @@ bool KernelWalker::walkSwitchByThread(const SwitchStmt *Sw,
     std::vector<char> &C = LoopStates.back().Continued;
     if (C.empty())
       C.assign(N, 0);
-    for (unsigned I = 0; I < N; ++I)
-      C[I] |= Done.Continued[I];
+    orInto(C, Done.Continued);
   }
-  for (unsigned I = 0; I < N; ++I)
-    Active[I] = char(Active[I] | Skipping[I] |
-                     (Done.Broken.empty() ? 0 : Done.Broken[I]));
+  orInto(Active, Skipping);
+  if (!Done.Broken.empty())
+    orInto(Active, Done.Broken);
   dropReturned();
   dropExited();
   return true;
