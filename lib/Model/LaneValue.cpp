@@ -140,7 +140,11 @@ void LaneValue::normalize() {
     else
       ++It;
   }
-  if (Mine.A.empty() && Mine.Needs.empty() && Mine.Reason.empty())
+  dropEmptyParts();
+}
+
+void LaneValue::dropEmptyParts() {
+  if (P && P->A.empty() && P->Needs.empty() && P->Reason.empty())
     P.reset();
 }
 
@@ -498,8 +502,7 @@ LaneValue LaneValue::bind(const SymbolBinding &B) const {
     Out.C = Lanes::addScaled(Out.C, It->second, BI->second);
     It = Mine.erase(It);
   }
-  if (Mine.empty())
-    Out.P.reset();
+  Out.dropEmptyParts();
   return Out;
 }
 

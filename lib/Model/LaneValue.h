@@ -196,6 +196,9 @@ private:
   /// The coefficients to change.
   FlatMap<SymbolId, Lanes> &coeffs() { return P.mut().A; }
   void normalize();
+  /// Parts left with nothing in them go: a value without any holds a null
+  /// pointer, however it was made.
+  void dropEmptyParts();
   /// unknown() with a reason another value already holds.
   static LaneValue unknownBecause(unsigned Threads, const PartsRef &Why);
   static LaneValue combineFailure(const LaneValue &L, const LaneValue &R);
