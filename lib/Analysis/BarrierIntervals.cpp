@@ -2,7 +2,7 @@
 //
 // See BarrierIntervals.h. The graph is built once per trace
 // (BarrierIntervalsGraph.cpp); the dataflow here is run once per set of
-// counting warp barriers that a query asks about.
+// counting warp barriers and barrier-free region that a query asks about.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,19 +145,31 @@ int BarrierIntervals::Graph::cross(const Edge &E, unsigned C,
 }
 
 BarrierIntervals::Flow &
-BarrierIntervals::flow(const std::vector<bool> &Counting) {
-  if (&Counting == &NoWarpBarriers && NoWarpFlow)
-    return *NoWarpFlow;
-  std::unique_ptr<Flow> &F = Flows[Counting];
-  if (F)
-    return *F;
-  F = std::make_unique<Flow>();
+BarrierIntervals::flow(const std::vector<bool> &Counting, unsigned Region) {
+  Flow *F = &Counting == &NoWarpBarriers ? NoWarpFlow : nullptr;
+  if (!F) {
+    std::unique_ptr<Flow> &Slot = Flows[Counting];
+    if (!Slot) {
+      Slot = std::make_unique<Flow>();
+      unsigned NN = G->Nodes.size();
+      Slot->Plain.resize(NN);
+      Slot->In.resize(NN);
+      Slot->Sorted.resize(NN);
+      Slot->Indexed.assign(NN, false);
+      Slot->BranchAt.resize(NN);
+    }
+    F = Slot.get();
+    if (&Counting == &NoWarpBarriers)
+      NoWarpFlow = F;
+  }
+  if (F->Regions.insert(Region).second)
+    flowRegion(*F, Counting, Region);
+  return *F;
+}
+
+void BarrierIntervals::flowRegion(Flow &F, const std::vector<bool> &Counting,
+                                  unsigned Region) {
   unsigned NN = G->Nodes.size();
-  F->Plain.resize(NN);
-  F->In.resize(NN);
-  F->Sorted.resize(NN);
-  F->Indexed.assign(NN, false);
-  F->BranchAt.resize(NN);
   auto Stops = [&](const Graph::Node &N) {
     if (N.K != Graph::Node::Barrier)
       return false;
@@ -176,8 +188,15 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
   // node runs once, after all its predecessors (node numbers follow the
   // CFG's block numbers, which run backwards: a FIFO over them moved tags
   // one node per pass, O(nodes) passes over a straight run of code).
+  // A tag never leaves its source's region (a block barrier stops it), so
+  // the sources of one region flow alone: the tags at its nodes are those
+  // of a flow of every source, and the regions no pair of accesses is
+  // asked about cost nothing (most of a kernel with many barriers). The
+  // crossings are listed by their content, not by when they were met
+  // (Flow::crossed), so the order regions run in changes no answer.
   for (unsigned N : G->reversePostOrder())
-    Work.push_back(N);
+    if (G->RegionOf[N] == Region)
+      Work.push_back(N);
   while (!Work.empty()) {
     unsigned N = Work.front();
     Work.pop_front();
@@ -211,11 +230,11 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
         if (To == 0) {
           // Back to no crossing (it left every loop it entered): a plain
           // tag, as if it had crossed nothing.
-          if (!F->Plain[E.To].test_and_set(S))
+          if (!F.Plain[E.To].test_and_set(S))
             return;
           FreshPlain[E.To].set(S);
         } else {
-          if (!F->In[E.To].insert(tag(S, unsigned(To))).second)
+          if (!F.In[E.To].insert(tag(S, unsigned(To))).second)
             return;
           Fresh[E.To].push_back(tag(S, unsigned(To)));
         }
@@ -231,9 +250,9 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
       if (!E.transforms()) {
         // Plain tags stay plain: forward the bits the target lacks.
         Flow::Bits New;
-        New.intersectWithComplement(*Plain, F->Plain[E.To]);
+        New.intersectWithComplement(*Plain, F.Plain[E.To]);
         if (!New.empty()) {
-          F->Plain[E.To] |= New;
+          F.Plain[E.To] |= New;
           FreshPlain[E.To] |= New;
           Changed = true;
         }
@@ -249,9 +268,6 @@ BarrierIntervals::flow(const std::vector<bool> &Counting) {
       }
     }
   }
-  if (&Counting == &NoWarpBarriers)
-    NoWarpFlow = F.get();
-  return *F;
 }
 
 std::vector<Concurrency>
@@ -268,8 +284,9 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       return It->second;
     Memo = &It->second;
   }
-  Flow &F = flow(Counting);
   unsigned NA = Sites[A].Node, NB = Sites[B].Node;
+  flow(Counting, G->RegionOf[NB]);
+  Flow &F = flow(Counting, G->RegionOf[NA]);
 
   std::vector<unsigned> LoopsA, LoopsB, All;
   for (int L : Sites[A].Loops)

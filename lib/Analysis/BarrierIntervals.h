@@ -49,7 +49,11 @@
 // sparse bit vectors per node, so that a long barrier-free run, where every
 // source reaches every later node, costs bits rather than objects. Block
 // barriers cut the graph into barrier-free regions (region()); sites of two
-// regions are never concurrent, which lets a caller pair sites per region.
+// regions are never concurrent, which lets a caller pair sites per region,
+// and a tag never leaves its region, so the flow runs one region at a time,
+// the first time a pair in it is asked about: on ggml's flash-attention
+// kernels, with a barrier every few dozen lines, the regions no pair of
+// accesses reaches were most of the flow's cost.
 //
 // Barriers: block barriers always stop tags. __syncwarp() only orders lanes
 // of one warp that its mask names, and a named barrier with a count
@@ -234,7 +238,10 @@ private:
            std::vector<Concurrency>>
       NoWarpAnswers;
 
-  Flow &flow(const std::vector<bool> &CountingWarpBarriers);
+  /// The flow with \p CountingWarpBarriers, run over \p Region (once).
+  Flow &flow(const std::vector<bool> &CountingWarpBarriers, unsigned Region);
+  void flowRegion(Flow &F, const std::vector<bool> &CountingWarpBarriers,
+                  unsigned Region);
 };
 
 } // namespace shmem

@@ -386,9 +386,12 @@ BarrierIntervals::BarrierIntervals(ASTContext &Ctx, const KernelTrace &Tr,
       if (!BlockBarrier(E.To))
         Leader[Find(N)] = Find(E.To);
   }
+  G->RegionOf.resize(G->Nodes.size());
+  for (unsigned N = 0; N < G->Nodes.size(); ++N)
+    G->RegionOf[N] = Find(N);
   for (SiteInfo &S : Sites)
     if (S.Node >= 0)
-      S.Region = Find(unsigned(S.Node));
+      S.Region = G->RegionOf[unsigned(S.Node)];
 }
 
 } // namespace shmem

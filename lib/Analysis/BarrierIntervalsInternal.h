@@ -193,6 +193,9 @@ struct BarrierIntervals::Graph {
   /// For each source: the branch node it comes from (-1: a segment).
   std::vector<int> SourceBranch;
   std::vector<unsigned> SourceSide;
+  /// Per node: its barrier-free region (a block barrier is its own). A tag
+  /// never leaves the region of its source.
+  std::vector<unsigned> RegionOf;
 
   struct Context {
     std::vector<const clang::CallExpr *> Stack;
@@ -271,6 +274,8 @@ struct BarrierIntervals::Flow {
   /// pair of sites at a node asked for them, and copying the node's sparse
   /// bit vector allocated one list element per 128 sources each time.
   std::vector<std::unique_ptr<Bits>> BranchAt;
+  /// The barrier-free regions whose sources have flowed (flowRegion()).
+  llvm::DenseSet<unsigned> Regions;
 
   const std::vector<uint64_t> &
   crossed(unsigned Node, const intervals::CrossingTable &Crossings);

@@ -228,6 +228,51 @@ __global__ void k(float *out, int n) {
   EXPECT_GT(Apart, 0u);
 }
 
+TEST(BarrierIntervalsTest, RegionsFlowWhenAskedInAnyOrder) {
+  // Two loops without a trailing barrier, a block barrier between them: two
+  // regions, whose tags flow when a pair in each is first asked about. The
+  // answers are the same whichever region is asked first.
+  const char *TwoLoops = R"(__global__ void k(float *out, int n) {
+  __shared__ float tile[64];
+  for (int i = 0; i < n; ++i) {
+    tile[__nvvm_read_ptx_sreg_tid_x()] = out[i];
+    __syncthreads();
+    out[i] = tile[63 - __nvvm_read_ptx_sreg_tid_x()];
+  }
+  __syncthreads();
+  for (int j = 0; j < n; ++j) {
+    tile[__nvvm_read_ptx_sreg_tid_x()] = out[j];
+    __syncthreads();
+    out[j] = tile[63 - __nvvm_read_ptx_sreg_tid_x()];
+  }
+})";
+  auto Check = [](const std::vector<Concurrency> &Cs) {
+    ASSERT_EQ(Cs.size(), 1u);
+    EXPECT_EQ(Cs[0].Order, Concurrency::BThenA);
+    ASSERT_EQ(Cs[0].Loops.size(), 1u);
+    EXPECT_EQ(Cs[0].Loops[0].A, IterState::Rel1);
+    EXPECT_EQ(Cs[0].Loops[0].B, IterState::Rel0);
+  };
+  for (bool FirstLoopFirst : {true, false}) {
+    SCOPED_TRACE(FirstLoopFirst ? "first loop first" : "second loop first");
+    Analysed A = analyse(TwoLoops, 64);
+    unsigned S1 = A.site(4, AccessKind::Store),
+             L1 = A.site(6, AccessKind::Load);
+    unsigned S2 = A.site(10, AccessKind::Store),
+             L2 = A.site(12, AccessKind::Load);
+    ASSERT_NE(A.BI->region(S1), A.BI->region(S2));
+    if (FirstLoopFirst) {
+      Check(A.BI->concurrency(S1, L1));
+      Check(A.BI->concurrency(S2, L2));
+    } else {
+      Check(A.BI->concurrency(S2, L2));
+      Check(A.BI->concurrency(S1, L1));
+    }
+    EXPECT_TRUE(A.BI->concurrency(S1, L2).empty());
+    EXPECT_TRUE(A.BI->concurrency(L1, S2).empty());
+  }
+}
+
 // Branch and loop facts from the walker. blockDim.x is spelled as the
 // builtin __nvvm_read_ptx_sreg_ntid_x().
 const char *ShapeBarrier = R"(__global__ void k(float *out) {
