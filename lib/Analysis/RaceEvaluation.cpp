@@ -220,35 +220,63 @@ const RaceFinder::WordOwners *RaceFinder::wordOwners(unsigned Site) {
   // cudaTensorCoreGemm's unrolled tile copy needs more than 64 Ki.
   constexpr uint64_t MaxTouches = 1 << 20;
   uint64_t Touches = 0;
-  // Each word's thread, ManyThreads once a second one touches it, in an
-  // open-addressing table (the instances of an unrolled loop touch the same
-  // words again and again: the distinct ones are few), then sorted.
-  llvm::DenseMap<int64_t, int32_t> Owner;
-  for (unsigned I : BI.instances(Site)) {
-    const SharedAccess &A = T.Accesses[I];
-    // An offset with an unknown to bind differs between the walks that
-    // pin it; a concrete one is the same in all of them, for the same or
-    // fewer threads (the base walk's mask counts every thread that may
-    // run the access).
-    if (!A.Address.Offset.isConcrete())
-      return nullptr;
-    const Lanes &Off = A.Address.Offset.constants();
-    for (unsigned Th = 0; Th < N && Th < A.Active.size(); ++Th) {
-      if (!A.Active[Th])
-        continue;
-      if (++Touches > MaxTouches)
-        return nullptr;
-      int64_t First = floorDiv(Off[Th], 4);
-      int64_t Last = floorDiv(Off[Th] + int64_t(A.Width) - 1, 4);
-      for (int64_t W = First; W <= Last; ++W) {
-        auto [It, New] = Owner.try_emplace(W, int32_t(Th));
-        if (!New && It->second != int32_t(Th))
-          It->second = ManyThreads;
-      }
+  // Every (instance, thread) of the site and the words it touches.
+  // An offset with an unknown to bind differs between the walks that pin
+  // it; a concrete one is the same in all of them, for the same or fewer
+  // threads (the base walk's mask counts every thread that may run the
+  // access).
+  auto ForEachTouch = [&](auto &&Touch) {
+    for (unsigned I : BI.instances(Site)) {
+      const SharedAccess &A = T.Accesses[I];
+      const Lanes &Off = A.Address.Offset.constants();
+      for (unsigned Th = 0; Th < N && Th < A.Active.size(); ++Th)
+        if (A.Active[Th])
+          Touch(Th, floorDiv(Off[Th], 4),
+                floorDiv(Off[Th] + int64_t(A.Width) - 1, 4));
     }
+  };
+  // First the span of words touched: an array's words are few, and a
+  // table over the span is filled without hashing and read out in order.
+  int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+  for (unsigned I : BI.instances(Site))
+    if (!T.Accesses[I].Address.Offset.isConcrete())
+      return nullptr;
+  bool TooMany = false;
+  ForEachTouch([&](unsigned, int64_t First, int64_t Last) {
+    TooMany = TooMany || ++Touches > MaxTouches;
+    Lo = std::min(Lo, First);
+    Hi = std::max(Hi, Last);
+  });
+  if (TooMany)
+    return nullptr;
+  auto Out = std::make_unique<WordOwners>();
+  // Each word's thread, ManyThreads once a second one touches it.
+  auto Mark = [](int32_t &Owner, unsigned Th) {
+    if (Owner == NoThread)
+      Owner = int32_t(Th);
+    else if (Owner != int32_t(Th))
+      Owner = ManyThreads;
+  };
+  if (Touches && uint64_t(Hi) - uint64_t(Lo) < 4 * Touches + 4096) {
+    std::vector<int32_t> Owner(size_t(Hi - Lo + 1), NoThread);
+    ForEachTouch([&](unsigned Th, int64_t First, int64_t Last) {
+      for (int64_t W = First; W <= Last; ++W)
+        Mark(Owner[size_t(W - Lo)], Th);
+    });
+    for (size_t W = 0; W < Owner.size(); ++W)
+      if (Owner[W] != NoThread)
+        Out->emplace_back(Lo + int64_t(W), Owner[W]);
+  } else {
+    // Scattered words (a pointer's offsets far apart): an open-addressing
+    // table, then sorted.
+    llvm::DenseMap<int64_t, int32_t> Owner;
+    ForEachTouch([&](unsigned Th, int64_t First, int64_t Last) {
+      for (int64_t W = First; W <= Last; ++W)
+        Mark(Owner.try_emplace(W, NoThread).first->second, Th);
+    });
+    Out->assign(Owner.begin(), Owner.end());
+    llvm::sort(*Out);
   }
-  auto Out = std::make_unique<WordOwners>(Owner.begin(), Owner.end());
-  llvm::sort(*Out);
   *Slot = std::move(Out);
   return Slot->get();
 }

@@ -500,6 +500,8 @@ private:
   /// word made building and freeing these a sixth of the race check on
   /// ggml's flash attention.
   static constexpr int32_t ManyThreads = -1;
+  /// No thread yet, while the owners are collected.
+  static constexpr int32_t NoThread = INT32_MIN;
   using WordOwners = std::vector<std::pair<int64_t, int32_t>>;
   std::vector<std::optional<std::unique_ptr<WordOwners>>> Owners;
   const WordOwners *wordOwners(unsigned Site);

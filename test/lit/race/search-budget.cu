@@ -115,6 +115,36 @@ __global__ void foreign_word_of_one(float *out) {
   out[t] = s[t];
 }
 
+// Negative: each thread's own word 16 KiB from the next (a dynamic array,
+// one row per thread): the words lie too far apart to be listed in a table
+// over their span, and are hashed instead; still judged without a scan.
+// shmem-lint: block=1024
+__global__ void owned_scattered_words(float *out) {
+  extern __shared__ float rows[];
+  unsigned t = threadIdx.x;
+  if (t == 5)
+    rows[5 * 4096] = 1;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j)
+      rows[t * 4096] += i * j;
+  out[t] = rows[t * 4096];
+}
+
+// Positive: the same, the store made by a thread that does not own the
+// row: two threads on one word, and the pair is analysed (a race).
+// shmem-lint: block=1024
+__global__ void foreign_scattered_word(float *out) {
+  extern __shared__ float rows[];
+  unsigned t = threadIdx.x;
+  if (t == 6)
+    rows[5 * 4096] = 1;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j)
+      rows[t * 4096] += i * j;
+// CHECK-MESSAGES-DAG: :[[@LINE-1]]:7: warning: thread 5 reads rows[20480] {{.*}} while thread 6 writes rows[20480] (line [[@LINE-4]]){{.*}} [shmem-race]
+  out[t] = rows[t * 4096];
+}
+
 // Negative: a real race is still reported as a warning beside nothing else.
 // shmem-lint: block=64
 __global__ void one_race(float *out) {
