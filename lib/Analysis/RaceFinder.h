@@ -363,8 +363,15 @@ private:
 
   private:
     struct Fixed {
-      const LoopRelation *R;
-      std::vector<int64_t> A, B; ///< Per instance; -1 where not fixed.
+      const LoopRelation *R = nullptr;
+      /// Per instance: its iteration's index among the side's distinct
+      /// iterations (0: not fixed).
+      std::vector<unsigned> A, B;
+      /// R->admits() by (index of A's iteration, index of B's): the
+      /// instances of an unrolled loop share a few iterations, and the
+      /// pairs of instances are many.
+      std::vector<char> Admits;
+      unsigned Width = 0;
     };
     std::vector<Fixed> Relations;
   };

@@ -67,32 +67,47 @@ RaceFinder::InstancePairs::InstancePairs(const Concurrency &C,
                                          const std::vector<SideIters> &A,
                                          const std::vector<SideIters> &B) {
   for (const LoopRelation &R : C.Loops) {
-    Fixed F{&R, std::vector<int64_t>(A.size(), -1),
-            std::vector<int64_t>(B.size(), -1)};
+    Fixed F;
+    F.R = &R;
     bool Any = false;
+    // Each instance's iteration in the loop (-1 where not fixed), as an
+    // index into the side's distinct iterations.
     auto Lay = [&](const std::vector<SideIters> &Sides,
-                   std::vector<int64_t> &Out) {
+                   std::vector<unsigned> &Of, std::vector<int64_t> &Iters) {
+      Iters.push_back(-1);
+      llvm::DenseMap<int64_t, unsigned> Index;
+      Of.assign(Sides.size(), 0);
       for (unsigned I = 0; I < Sides.size(); ++I) {
         auto It = Sides[I].find(R.Loop);
-        if (It != Sides[I].end() && It->second >= 0) {
-          Out[I] = It->second;
-          Any = true;
-        }
+        if (It == Sides[I].end() || It->second < 0)
+          continue;
+        Any = true;
+        auto [X, New] = Index.try_emplace(It->second, unsigned(Iters.size()));
+        if (New)
+          Iters.push_back(It->second);
+        Of[I] = X->second;
       }
     };
-    Lay(A, F.A);
-    Lay(B, F.B);
-    if (Any)
-      Relations.push_back(std::move(F));
+    std::vector<int64_t> ItersA, ItersB;
+    Lay(A, F.A, ItersA);
+    Lay(B, F.B, ItersB);
+    if (!Any)
+      continue;
+    // The relation over the few distinct iterations, asked once each.
+    F.Width = unsigned(ItersB.size());
+    F.Admits.resize(ItersA.size() * ItersB.size());
+    for (unsigned KA = 0; KA < ItersA.size(); ++KA)
+      for (unsigned KB = 0; KB < ItersB.size(); ++KB)
+        F.Admits[KA * F.Width + KB] =
+            (KA == 0 && KB == 0) || R.admits(ItersA[KA], ItersB[KB]);
+    Relations.push_back(std::move(F));
   }
 }
 
 bool RaceFinder::InstancePairs::admits(unsigned IA, unsigned IB) const {
-  for (const Fixed &F : Relations) {
-    int64_t KA = F.A[IA], KB = F.B[IB];
-    if ((KA >= 0 || KB >= 0) && !F.R->admits(KA, KB))
+  for (const Fixed &F : Relations)
+    if (!F.Admits[F.A[IA] * F.Width + F.B[IB]])
       return false;
-  }
   return true;
 }
 
