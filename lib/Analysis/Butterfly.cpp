@@ -57,10 +57,10 @@ std::optional<ButterflyStep> xorShuffle(const Expr *E, const ASTContext &Ctx,
   std::string Name = nameOf(Call);
   ButterflyStep S;
   unsigned First = 0;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    const CXXRecordDecl *RD = MC->getRecordDecl();
-    if (Name != "shfl_xor" || !RD || !RD->getDeclName().isIdentifier() ||
-        RD->getName() != "thread_block_tile")
+  if (isa<CXXMemberCallExpr>(Call)) {
+    // The tile as written (the toolkit declares shfl_xor in a base class).
+    const CXXRecordDecl *RD = cuda::groupCalledOn(Call);
+    if (Name != "shfl_xor" || !RD || RD->getName() != "thread_block_tile")
       return std::nullopt;
     S.Width = cuda::tileSizeOf(RD);
     if (!S.Width)
@@ -143,6 +143,22 @@ unsigned changes(const Stmt *S, const VarDecl *V) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return DRE->getDecl() == V ? 1 : 0;
   unsigned N = 0;
+  // A tile's shuffle reads its operand, also where the toolkit binds it to
+  // a forwarding reference (`shfl_xor(TyElem &&elem, ...)`).
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    std::string Name = nameOf(MC);
+    const CXXRecordDecl *RD = cuda::groupCalledOn(MC);
+    if (RD && RD->getName() == "thread_block_tile" && MC->getNumArgs() > 0 &&
+        (Name == "shfl" || Name == "shfl_xor" || Name == "shfl_up" ||
+         Name == "shfl_down")) {
+      N += changes(MC->getImplicitObjectArgument(), V);
+      if (localRead(MC->getArg(0)) != V)
+        N += changes(MC->getArg(0), V);
+      for (unsigned I = 1; I < MC->getNumArgs(); ++I)
+        N += changes(MC->getArg(I), V);
+      return N;
+    }
+  }
   for (const Stmt *C : S->children())
     N += changes(C, V);
   return N;

@@ -43,11 +43,11 @@ bool FunctionAnalyzer::fullMask(const Expr *Mask) {
 
 std::optional<UniformityValue>
 FunctionAnalyzer::cooperativeGroups(const CallExpr *Call) {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  if (!MC)
-    return std::nullopt;
-  const CXXRecordDecl *RD = MC->getRecordDecl();
-  if (!RD || !RD->getDeclName().isIdentifier())
+  // The group the call is made on, as written: with the toolkit's headers
+  // a tile's any() and shfl() are a base class's members, and its
+  // thread_rank() and size() static members reached through the object.
+  const CXXRecordDecl *RD = cuda::groupCalledOn(Call);
+  if (!RD)
     return std::nullopt;
   StringRef Rec = RD->getName();
   std::string M = calleeName(Call);

@@ -7,6 +7,8 @@
 #include "WarpMasks.h"
 #include "ThreadSets.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -129,7 +131,16 @@ std::string tileMismatch(const BarrierSite &Site,
 }
 
 bool uniformWithin(const UniformityValue &V, unsigned Size) {
-  if (!V.PerThread || Size == 0)
+  if (Size == 0)
+    return false;
+  // Lanes l and l ^ d agree for every d < Size: the aligned group of Size
+  // lanes around l (a power of two up to a warp of 32) holds one value.
+  if (Size <= 32 && llvm::isPowerOf2_32(Size)) {
+    uint32_t Within = Size == 32 ? ~0u : (uint32_t(1) << Size) - 1;
+    if ((V.laneXor() & Within) == Within)
+      return true;
+  }
+  if (!V.PerThread)
     return false;
   const LaneValue &L = *V.PerThread;
   for (unsigned B = 0; B < L.size(); B += Size)

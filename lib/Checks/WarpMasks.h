@@ -35,8 +35,10 @@ std::string laneMismatch(const BarrierSite &Site,
 std::string tileMismatch(const BarrierSite &Site,
                          const std::vector<const BarrierEvent *> &Evs);
 
-/// Whether the exact per-thread condition of \p Br is the same across each
-/// aligned group of \p Size threads.
+/// Whether the condition \p V is the same across each aligned group of
+/// \p Size threads: its exact per-thread values say so, or, for a group
+/// within a warp, its lane symmetries (a vote or a shuffle from one lane of
+/// a tile of that size gives every lane of the tile one value).
 bool uniformWithin(const UniformityValue &V, unsigned Size);
 
 /// The lanes a constant mask names.

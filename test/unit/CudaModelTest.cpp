@@ -230,6 +230,51 @@ __global__ void k(int *out, Queue *q) {
   EXPECT_FALSE(cuda::barrierOf(Calls[4]));
 }
 
+// The toolkit's tiles as its headers lay them out: sync() and thread_rank()
+// static members of one base class, any() a member of another, all reached
+// through a thread_block_tile<16>. The group is the object's class as
+// written, not the base class that declares the member.
+TEST(CudaModel, TileMembersOfBaseClasses) {
+  auto AST = test::parseDeviceCode(R"(
+namespace cooperative_groups { inline namespace v1 {
+template <unsigned Size> struct static_size_base {
+  static __device__ void sync();
+  static __device__ unsigned thread_rank();
+};
+template <unsigned Size> struct single_warp_base : static_size_base<Size> {
+  __device__ int any(int p) const;
+};
+template <unsigned Size, class Parent = void>
+struct thread_block_tile : single_warp_base<Size> {};
+} }
+namespace cg = cooperative_groups;
+__global__ void k(int *out, cg::thread_block_tile<16> t,
+                  cg::thread_block_tile<8> *p) {
+  t.sync();
+  p->sync();
+  out[0] = t.any(out[1]);
+  out[2] = t.thread_rank();
+}
+)");
+  ASSERT_TRUE(AST);
+  std::vector<const CallExpr *> Calls = callsIn(AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 4u);
+  auto B = cuda::barrierOf(Calls[0]);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Scope, cuda::SyncScope::Tile);
+  EXPECT_EQ(B->TileSize, 16u);
+  B = cuda::barrierOf(Calls[1]);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Scope, cuda::SyncScope::Tile);
+  EXPECT_EQ(B->TileSize, 8u);
+  for (unsigned I : {2u, 3u}) {
+    const CXXRecordDecl *RD = cuda::groupCalledOn(Calls[I]);
+    ASSERT_TRUE(RD) << I;
+    EXPECT_EQ(RD->getName(), "thread_block_tile");
+    EXPECT_EQ(cuda::tileSizeOf(RD), 16u);
+  }
+}
+
 // libcu++'s synchronisation objects, told apart by their scope: a block
 // cuda::barrier's waits are block barriers that complete the copies tied
 // to it; a barrier of another scope is none; a thread's own pipeline is

@@ -135,16 +135,20 @@ const Expr *calledObject(const CallExpr *Call) {
   return nullptr;
 }
 
+/// The type of \p E as written, through a pointer: before any conversion
+/// to a base class (a method a base class declares, as the toolkit's tiles
+/// take any() and shfl() from __single_warp_thread_block_tile, is called on
+/// the object converted to that base).
+static QualType writtenType(const Expr *E) {
+  QualType T = E->IgnoreParenImpCasts()->getType();
+  return T->isPointerType() ? T->getPointeeType() : T;
+}
+
 const CXXRecordDecl *groupCalledOn(const CallExpr *Call, const Expr **Obj) {
   const Expr *O = calledObject(Call);
   if (Obj)
     *Obj = O;
-  if (!O)
-    return nullptr;
-  QualType T = O->getType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return groupClass(T);
+  return O ? groupClass(writtenType(O)) : nullptr;
 }
 
 bool isVectorMaker(const CallExpr *Call) {
@@ -187,15 +191,6 @@ bool isBarrierName(StringRef Name) {
 
 /// The group class whose sync() \p Call is: the object of a member call,
 /// or the argument of `cg::sync(g)`.
-static const CXXRecordDecl *syncedGroup(const CallExpr *Call) {
-  const CXXRecordDecl *RD = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    RD = MC->getRecordDecl();
-  else if (Call->getNumArgs() == 1)
-    RD = Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->getDeclName().isIdentifier() ? RD : nullptr;
-}
-
 /// Whether a group's sync() is a warp-level barrier (a tile's, a coalesced
 /// group's) or a block-level one; none when \p Group is no group class.
 static std::optional<bool> groupSyncIsWarpLevel(StringRef Group) {
@@ -205,6 +200,24 @@ static std::optional<bool> groupSyncIsWarpLevel(StringRef Group) {
   if (Group == "thread_block_tile" || Group == "coalesced_group")
     return true;
   return std::nullopt;
+}
+
+/// The group \p Call syncs, as written: the object of `g.sync()` (a
+/// member, or with the toolkit's headers a static member reached through
+/// the object), else the argument of `cg::sync(g)`.
+static const CXXRecordDecl *syncedGroup(const CallExpr *Call) {
+  auto Named = [](QualType T) -> const CXXRecordDecl * {
+    const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+    return RD && RD->getDeclName().isIdentifier() &&
+                   groupSyncIsWarpLevel(RD->getName())
+               ? RD
+               : nullptr;
+  };
+  if (const Expr *O = calledObject(Call))
+    if (const CXXRecordDecl *RD = Named(writtenType(O)))
+      return RD;
+  return Call->getNumArgs() == 1 ? Named(writtenType(Call->getArg(0)))
+                                 : nullptr;
 }
 
 /// The scope of libcu++'s `cuda::barrier<Scope>` or `cuda::pipeline<Scope>`
@@ -411,27 +424,16 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
       B.CompletesAsyncCopies = true;
       B.AsyncPending = *GroupWait;
     }
-    const CXXRecordDecl *Obj = nullptr;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      Obj = MC->getRecordDecl();
-    else if (const auto *ME =
-                 dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-      Obj = ME->getBase()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    const CXXRecordDecl *Obj = syncedGroup(Call);
     std::optional<bool> Warp;
-    if (Obj && Obj->getDeclName().isIdentifier())
+    if (Obj)
       Warp = groupSyncIsWarpLevel(Obj->getName());
-    if (!Warp && Call->getNumArgs() == 1)
-      if (const auto *RD = Call->getArg(0)
-                               ->getType()
-                               .getNonReferenceType()
-                               ->getAsCXXRecordDecl())
-        Warp = groupSyncIsWarpLevel(RD->getName());
     if (!Warp)
       return std::nullopt;
     B.WarpLevel = *Warp;
     B.Scope = *Warp ? SyncScope::Warp : SyncScope::Block;
     // The scope, from the group named by the call itself.
-    if (const CXXRecordDecl *RD = syncedGroup(Call)) {
+    if (const CXXRecordDecl *RD = Obj) {
       StringRef R = RD->getName();
       if (R == "grid_group")
         B.Scope = SyncScope::Grid;

@@ -52,7 +52,116 @@ __global__ void halfTile(int *out) {
   out[threadIdx.x] = s[threadIdx.x];
 }
 
+// A tile's own sync() on the tile object: with the toolkit's headers a
+// static member of a base class, reached through the object. Whole tiles
+// take the branch: silent (it was once taken for a full-warp barrier).
+__global__ void wholeTileDirect(int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
+  if (threadIdx.x < 16) {
+    s[threadIdx.x] = 1;
+    t16.sync();
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
+// A vote of the tile, or a shuffle from one of its lanes, is the same in
+// every thread of the tile: a branch on it keeps each tile whole. Silent.
+__global__ void tileVote(const int *in, int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
+  bool p = t16.any(in[threadIdx.x] > 0);
+  if (p) {
+    s[threadIdx.x] = 1;
+    t16.sync();
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
+__global__ void tileShuffle(const int *in, int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(cta);
+  int v = t8.shfl(in[threadIdx.x], 0);
+  if (v > 3) {
+    s[threadIdx.x] = 1;
+    t8.sync();
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
+// A butterfly over the tile's lane offsets 8, 4, 2, 1 gives every lane of
+// the tile the same sum (the toolkit's shfl_xor takes its operand by
+// forwarding reference; it only reads it). Silent.
+__global__ void tileButterfly(const int *in, int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
+  int v = in[threadIdx.x];
+  for (int o = 8; o > 0; o >>= 1)
+    v += t16.shfl_xor(v, o);
+  if (v > 0) {
+    s[threadIdx.x] = 1;
+    t16.sync();
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
+// Offsets 4, 2, 1 only: the two halves of the tile may disagree.
+__global__ void halfButterfly(const int *in, int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
+  int v = in[threadIdx.x];
+  for (int o = 4; o > 0; o >>= 1)
+    v += t16.shfl_xor(v, o);
+  if (v > 0) {
+    s[threadIdx.x] = 1;
+    t16.sync();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: t16.sync() is reached only by the threads for which 'v > 0' is true, but every thread of the 16-thread tile must reach it, so the tile may hang [shmem-divergent-barrier]
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
+// A vote of 8-thread tiles decides for a 16-thread tile: its two halves
+// may disagree.
+__global__ void smallerTileVote(const int *in, int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(cta);
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
+  bool p = t8.all(in[threadIdx.x] > 0);
+  if (p) {
+    s[threadIdx.x] = 1;
+    t16.sync();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: t16.sync() is reached only by the threads for which 'p' is true, but every thread of the 16-thread tile must reach it, so the tile may hang [shmem-divergent-barrier]
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
+// Each thread's own data decides: reported.
+__global__ void dataDependent(const int *in, int *out) {
+  __shared__ int s[64];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cta);
+  if (in[threadIdx.x] > 0) {
+    s[threadIdx.x] = 1;
+    t16.sync();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: t16.sync() is reached only by the threads for which 'in[threadIdx.x] > 0' is true, but every thread of the 16-thread tile must reach it, so the tile may hang [shmem-divergent-barrier]
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+  }
+}
+
 int main() {
   wholeTiles<<<1, 64>>>(nullptr);
   halfTile<<<1, 64>>>(nullptr);
+  wholeTileDirect<<<1, 64>>>(nullptr);
+  tileVote<<<1, 64>>>(nullptr, nullptr);
+  tileShuffle<<<1, 64>>>(nullptr, nullptr);
+  tileButterfly<<<1, 64>>>(nullptr, nullptr);
+  halfButterfly<<<1, 64>>>(nullptr, nullptr);
+  smallerTileVote<<<1, 64>>>(nullptr, nullptr);
+  dataDependent<<<1, 64>>>(nullptr, nullptr);
 }
