@@ -12,8 +12,11 @@
 // default arguments and member initializers the walk evaluates.
 //
 // KernelReach::readsThreadIdxYZ(): the same scan, for a read of threadIdx.y
-// or threadIdx.z (the property, its getter or the NVVM register): the
-// block shape a kernel is analysed with depends on it (LaunchGeometry).
+// or threadIdx.z (the property, its getter or the NVVM register) in the
+// user's code, or a group's thread_index(): the block shape a kernel is
+// analysed with depends on it (LaunchGeometry). Reads in system headers
+// (the toolkit's cooperative groups linearising the thread index) do not
+// count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -70,6 +74,13 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     ThreadYZ |= readsThreadIdxYZ(C);
+    // A group's thread_index() is threadIdx itself, read in the toolkit's
+    // code, which does not count (see summary()): its .y and .z are the
+    // caller's to read.
+    if (const auto *FD = C->getDirectCallee();
+        FD && FD->getDeclName().isIdentifier() &&
+        FD->getName() == "thread_index" && cuda::groupCalledOn(C))
+      ThreadYZ = true;
     // A collective is synchronisation the barrier check looks at, even in a
     // kernel with no shared memory.
     found(cuda::barrierOf(C).has_value() || cuda::collectiveOf(C).has_value());
@@ -123,7 +134,13 @@ const KernelReach::Summary &KernelReach::summary(const FunctionDecl *Def) {
     BodyScan S;
     S.run(Def);
     It->second.Direct = S.Direct;
-    It->second.ThreadYZ = S.ThreadYZ;
+    // The toolkit's code is written for every block shape: cooperative
+    // groups' thread_rank() linearises threadIdx.x, .y and .z whatever the
+    // kernel's shape, so its reads say nothing of the kernel's.
+    const SourceManager &SM = Def->getASTContext().getSourceManager();
+    It->second.ThreadYZ =
+        S.ThreadYZ &&
+        !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()));
     It->second.Named = std::move(S.Named);
   }
   return It->second;
