@@ -16,9 +16,11 @@ public:
   __device__ void sync() const;
   __device__ unsigned thread_rank() const;
   __device__ unsigned size() const;
+  __device__ unsigned num_threads() const;
   __device__ dim3 group_index() const;
   __device__ dim3 thread_index() const;
   __device__ dim3 group_dim() const;
+  __device__ dim3 dim_threads() const;
 };
 template <unsigned Size, class Parent = void> class thread_block_tile;
 /* The type-erased tile every thread_block_tile<Size, Parent> converts to,
@@ -47,8 +49,31 @@ public:
   __device__ void sync() const;
   __device__ unsigned long long thread_rank() const;
   __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+  __device__ unsigned long long block_rank() const;
+  __device__ unsigned long long num_blocks() const;
+  __device__ dim3 block_index() const;
+  __device__ dim3 thread_index() const;
+  __device__ dim3 dim_blocks() const;
   __device__ bool is_valid() const;
 };
+/* The threads of a warp active at the call. */
+class coalesced_group : public thread_group {
+public:
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned size() const;
+  __device__ unsigned num_threads() const;
+  __device__ unsigned meta_group_rank() const;
+  __device__ unsigned meta_group_size() const;
+  template <class T> __device__ T shfl(T var, int srcRank) const;
+  template <class T> __device__ T shfl_down(T var, unsigned delta) const;
+  template <class T> __device__ T shfl_up(T var, unsigned delta) const;
+  __device__ int any(int predicate) const;
+  __device__ int all(int predicate) const;
+  __device__ unsigned ballot(int predicate) const;
+};
+__device__ coalesced_group coalesced_threads();
 __device__ grid_group this_grid();
 __device__ thread_block this_thread_block();
 template <unsigned Size, class Parent>
@@ -69,6 +94,15 @@ template <class T> struct less {
 };
 template <class T> struct greater {
   __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <class T> struct bit_and {
+  __device__ T operator()(T a, T b) const { return a & b; }
+};
+template <class T> struct bit_or {
+  __device__ T operator()(T a, T b) const { return a | b; }
+};
+template <class T> struct bit_xor {
+  __device__ T operator()(T a, T b) const { return a ^ b; }
 };
 template <class Group, class T, class Op>
 __device__ T reduce(const Group &g, T val, Op op);
