@@ -104,7 +104,8 @@ template <class T> struct bit_or {
 template <class T> struct bit_xor {
   __device__ T operator()(T a, T b) const { return a ^ b; }
 };
+/* The operand by forwarding reference, as the toolkit takes it. */
 template <class Group, class T, class Op>
-__device__ T reduce(const Group &g, T val, Op op);
+__device__ auto reduce(const Group &g, T &&val, Op &&op) -> decltype(op(val, val));
 } // namespace cooperative_groups
 #endif

@@ -151,6 +151,26 @@ const CXXRecordDecl *groupCalledOn(const CallExpr *Call, const Expr **Obj) {
   return O ? groupClass(writtenType(O)) : nullptr;
 }
 
+bool isGroupValueCollective(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return false;
+  StringRef N = FD->getName();
+  if (const CXXRecordDecl *RD = groupCalledOn(Call))
+    return (RD->getName() == "thread_block_tile" ||
+            RD->getName() == "coalesced_group") &&
+           (N == "shfl" || N == "shfl_up" || N == "shfl_down" ||
+            N == "shfl_xor");
+  if (N != "reduce" && N != "inclusive_scan" && N != "exclusive_scan")
+    return false;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getDeclName().isIdentifier() &&
+        NS->getName() == "cooperative_groups")
+      return true;
+  return false;
+}
+
 bool isVectorMaker(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || !F->getDeclContext()->getRedeclContext()->isTranslationUnit() ||

@@ -446,6 +446,13 @@ const clang::Expr *calledObject(const clang::CallExpr *Call);
 const clang::CXXRecordDecl *groupCalledOn(const clang::CallExpr *Call,
                                           const clang::Expr **Obj = nullptr);
 
+/// A cooperative-groups collective over values: cg::reduce,
+/// cg::inclusive_scan and cg::exclusive_scan, a tile's or a coalesced
+/// group's shfl, shfl_up, shfl_down and shfl_xor. It reads its operands,
+/// also where the toolkit binds them to forwarding references
+/// (`reduce(const TyGroup &, TyVal &&, TyFn &&)`), and writes none.
+bool isGroupValueCollective(const clang::CallExpr *Call);
+
 } // namespace cuda
 } // namespace shmem
 

@@ -304,8 +304,13 @@ Value KernelWalker::evalOpaqueCall(const CallExpr *Call, PlainCall Plan) {
   if (Plan.Pipeline)
     noteSharedPipeline(Call);
   const FunctionDecl *FD = Call->getDirectCallee();
+  // The shared memory it is handed: its accesses there are not walked.
+  llvm::SmallVector<const ValueDecl *, 2> Shared;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     eval(MC->getImplicitObjectArgument());
+    if (const ValueDecl *D =
+            sharedHandedOver(MC->getImplicitObjectArgument(), nullptr))
+      Shared.push_back(D);
     // It may change the object it runs on.
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
     if (!MD || !MD->isConst())
@@ -313,8 +318,19 @@ Value KernelWalker::evalOpaqueCall(const CallExpr *Call, PlainCall Plan) {
   }
   bool AllUniform = true;
   Origins From; // A function of loaded data (fmaxf(x, 0.f)) carries it.
+  // cg::reduce(tile, s[i], op) reads s[i] through a forwarding reference:
+  // a load, and nothing written.
+  bool ReadsOnly = cuda::isGroupValueCollective(Call);
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *A = Call->getArg(I);
+    if (ReadsOnly && A->isGLValue() && A->getType()->isScalarType()) {
+      Value V = evalLoad(A, A);
+      if (V.IsPointer || !V.Int.isUniform())
+        AllUniform = false;
+      if (!V.IsPointer)
+        addOrigins(From, V.From);
+      continue;
+    }
     // An object it may change: passed by non-const reference, or by
     // address.
     if (mayWriteArgument(FD, I))
@@ -323,11 +339,16 @@ Value KernelWalker::evalOpaqueCall(const CallExpr *Call, PlainCall Plan) {
         UO && UO->getOpcode() == UO_AddrOf)
       forgetObject(UO->getSubExpr());
     Value V = eval(A);
+    if (const ValueDecl *D = sharedHandedOver(A, &V))
+      Shared.push_back(D);
     if (V.IsPointer || !V.Int.isUniform())
       AllUniform = false;
     if (!V.IsPointer)
       addOrigins(From, V.From);
   }
+  // A pipeline the block shares is said as such (noteSharedPipeline).
+  if (!Plan.Pipeline)
+    noteUnwalkedShared(Call, FD, Shared);
   if (AllUniform && Plan.PureMath)
     return evalInt(opaqueUniformText(Call, 0, Call));
   Value Out = evalInt(std::move(Plan.Result));

@@ -184,6 +184,16 @@ Value KernelWalker::eval(const Expr *E) {
       return *V;
     if (construct(CC))
       return evalInt(unknown("unsupported expression"));
+    // A constructor not followed that is handed shared memory by
+    // reference (CUB's `BlockReduce(temp_storage)`) accesses it unseen.
+    if (const CXXConstructorDecl *CD = CC->getConstructor();
+        CD && !CD->isCopyOrMoveConstructor()) {
+      llvm::SmallVector<const ValueDecl *, 2> Shared;
+      for (const Expr *A : CC->arguments())
+        if (const ValueDecl *D = sharedHandedOver(A, nullptr))
+          Shared.push_back(D);
+      noteUnwalkedShared(CC, CD, Shared);
+    }
   }
   if (isa<CXXThisExpr>(E) && !ThisStack.empty() && ThisStack.back().Ptr)
     return Value::pointer(*ThisStack.back().Ptr);

@@ -503,6 +503,13 @@ private:
   /// A call not followed: its arguments read, objects it may change
   /// forgotten (see PlainCall; by value: the arguments may add to it).
   Value evalOpaqueCall(const CallExpr *Call, PlainCall Plan);
+  /// The __shared__ variable argument \p A (evaluated to \p V) of a call
+  /// not followed names or points into (not libcu++'s or cooperative
+  /// groups' synchronisation objects); and the gap that says \p Callee's
+  /// accesses to it are not in the trace.
+  const ValueDecl *sharedHandedOver(const Expr *A, const Value *V) const;
+  void noteUnwalkedShared(const Expr *At, const FunctionDecl *Callee,
+                          llvm::ArrayRef<const ValueDecl *> Shared);
   /// Async copies issued since the last commit, and the committed groups
   /// still in flight, oldest first (indices into T.Accesses); the copies
   /// tied to a cuda::barrier, in flight.

@@ -11,6 +11,7 @@
 #include "KernelWalker.h"
 
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace shmem {
 namespace walker {
@@ -425,6 +426,99 @@ void KernelWalker::noteSharedPipeline(const CallExpr *Call) {
   if (Recording && T.SharedPipeline.isInvalid() &&
       cuda::isSharedPipelineCall(Call))
     T.SharedPipeline = Call->getExprLoc();
+}
+
+const ValueDecl *KernelWalker::sharedHandedOver(const Expr *A,
+                                                const Value *V) const {
+  const ValueDecl *D = nullptr;
+  if (V && V->IsPointer && V->Ptr && V->Ptr->isShared())
+    D = V->Ptr->Base;
+  // An object or element bound to a reference (`temp.reduce`, `s[i]`): the
+  // variable it is part of. A value passed by copy was read here.
+  for (const Expr *E = A->isGLValue() ? A : nullptr; !D && E;) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasAttr<CUDASharedAttr>())
+        D = VD;
+      break;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E);
+        ASE &&
+        ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+      E = ASE->getBase();
+      continue;
+    }
+    break;
+  }
+  if (!D)
+    return nullptr;
+  // libcu++'s barriers and pipeline states, and cooperative groups'
+  // scratch (block_tile_memory), are synchronisation, which the model
+  // knows by the calls made on them (init, arrive, wait, this_thread_block):
+  // the variable or the argument is one (the driver declares `__shared__
+  // cuda::barrier bar` as raw storage and a reference to it).
+  auto IsLibcuxx = [](QualType T) {
+    T = T.getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType();
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD)
+      return false;
+    std::string Q = RD->getQualifiedNameAsString();
+    return StringRef(Q).starts_with("cuda::") ||
+           StringRef(Q).starts_with("cooperative_groups::");
+  };
+  if (IsLibcuxx(D->getType()) || IsLibcuxx(A->getType()))
+    return nullptr;
+  return D;
+}
+
+void KernelWalker::noteUnwalkedShared(
+    const Expr *At, const FunctionDecl *Callee,
+    llvm::ArrayRef<const ValueDecl *> Shared) {
+  if (!Recording || Shared.empty())
+    return;
+  std::string Names;
+  llvm::SmallPtrSet<const ValueDecl *, 4> Seen;
+  for (const ValueDecl *D : Shared)
+    if (Seen.insert(D).second)
+      Names += (Names.empty() ? "'" : ", '") + D->getNameAsString() + "'";
+  // A constructor keeps the storage for the object's methods (CUB's
+  // BlockReduce): the class is what accesses it.
+  std::string Name;
+  if (!Callee) {
+    Name = "a function pointer";
+  } else if (const auto *CD = dyn_cast<CXXConstructorDecl>(Callee)) {
+    Name = CD->getParent()->getNameAsString();
+  } else {
+    Name = Callee->getNameAsString(); // "load_matrix_sync", "operator="
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+      Name = MD->getParent()->getNameAsString() + "::" + Name;
+  }
+  AnalysisGap G;
+  G.Loc = At->getExprLoc();
+  G.What = "accesses to shared " + Names + " by " +
+           (Callee ? "'" + Name + "'" : Name) + " not analysed";
+  const FunctionDecl *Def = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Callee)
+    G.Why = "the walk does not follow calls through function pointers";
+  else if (!Callee->hasBody(Def) || !Def)
+    G.Why = "its code is not in this translation unit";
+  else if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    G.Why = "its code is in a system header, which the walk does not enter; "
+            "races and bank conflicts there are not checked";
+  else
+    G.Why = "the walk does not follow the call";
+  G.CallStack = CallStack;
+  T.Gaps.push_back(std::move(G));
 }
 
 void KernelWalker::asyncCopiesDone(const std::vector<unsigned> &Copies,

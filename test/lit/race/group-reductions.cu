@@ -87,9 +87,35 @@ __global__ void compaction(int *counter, const int *flags, int *sums) {
   sums[threadIdx.x] = cg::exclusive_scan(tile, slot[threadIdx.x]);
 }
 
+// cg::reduce reads its operand where the toolkit binds it to a forwarding
+// reference: a read of shared memory like any other. Positive: a thread's
+// neighbour's element, before the barrier that orders its write.
+__global__ void reduceNeighbourEarly(const float *in, float *out) {
+  __shared__ float s[128];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  s[threadIdx.x] = in[threadIdx.x];
+  float r = cg::reduce(tile, s[(threadIdx.x + 1) % 128], cg::plus<float>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: thread 31 reads s[32] (line [[@LINE-1]]) while thread 32 writes s[32] (line [[@LINE-2]]); no barrier between them; add __syncthreads() between line [[@LINE-2]] and line [[@LINE-1]] [shmem-race]
+  out[threadIdx.x] = r;
+}
+
+// Negative: the same after the barrier, and nothing said of the read.
+__global__ void reduceNeighbour(const float *in, float *out) {
+  __shared__ float s[128];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  s[threadIdx.x] = in[threadIdx.x];
+  block.sync();
+  out[threadIdx.x] =
+      cg::reduce(tile, s[(threadIdx.x + 1) % 128], cg::plus<float>());
+}
+
 int main() {
   blockSum<<<64, 256>>>(nullptr, nullptr, 0);
   blockSumNoBarrier<<<64, 256>>>(nullptr, nullptr, 0);
   tileTree<<<64, 256>>>(nullptr, nullptr);
   compaction<<<1, 256>>>(nullptr, nullptr, nullptr);
+  reduceNeighbourEarly<<<1, 128>>>(nullptr, nullptr);
+  reduceNeighbour<<<1, 128>>>(nullptr, nullptr);
 }
