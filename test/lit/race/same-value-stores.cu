@@ -1,5 +1,8 @@
 // RUN: %check_all_front_ends %s shmem-race
 // RUN: %check_all_front_ends %s shmem-race --prefix=CHECK-BENIGN --tidy-config='{CheckOptions: {shmem-race.ReportBenign: true}}' --plugin-args=report-benign=1 --driver-args=--report-benign=1
+// With the toolkit's own cooperative groups (cg::reduce takes its operand
+// by forwarding reference there), the same findings:
+// RUN: %if cuda-toolkit %{ %exit_status %{shmem-lint-raw} --cuda-path=%cuda_toolkit --checks=shmem-race %s -- -std=c++17 -isystem %cuda_toolkit/include/cccl | FileCheck --check-prefix=CHECK-MESSAGES %s %}
 
 // Threads that store the same value to one word race only benignly, which
 // is reported only with ReportBenign. Which values are the same comes from
@@ -9,6 +12,7 @@
 // value whichever store it sees.
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 
 // After a __shfl_xor_sync butterfly every lane of a warp holds the sum
