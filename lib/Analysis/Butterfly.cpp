@@ -146,11 +146,9 @@ unsigned changes(const Stmt *S, const VarDecl *V) {
   // A tile's shuffle reads its operand, also where the toolkit binds it to
   // a forwarding reference (`shfl_xor(TyElem &&elem, ...)`).
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
-    std::string Name = nameOf(MC);
     const CXXRecordDecl *RD = cuda::groupCalledOn(MC);
     if (RD && RD->getName() == "thread_block_tile" && MC->getNumArgs() > 0 &&
-        (Name == "shfl" || Name == "shfl_xor" || Name == "shfl_up" ||
-         Name == "shfl_down")) {
+        cuda::isGroupValueCollective(MC)) {
       N += changes(MC->getImplicitObjectArgument(), V);
       if (localRead(MC->getArg(0)) != V)
         N += changes(MC->getArg(0), V);

@@ -131,13 +131,7 @@ FunctionAnalyzer::groupReduce(const CallExpr *Call) {
   if (!FD || isa<CXXMethodDecl>(FD) || calleeName(Call) != "reduce" ||
       Call->getNumArgs() != 3)
     return std::nullopt;
-  bool InGroups = false;
-  for (const DeclContext *DC = FD->getDeclContext(); DC && !InGroups;
-       DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      InGroups = NS->getDeclName().isIdentifier() &&
-                 NS->getName() == "cooperative_groups";
-  if (!InGroups)
+  if (!cuda::inCooperativeGroups(Call))
     return std::nullopt;
   const CXXRecordDecl *RD =
       Call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();

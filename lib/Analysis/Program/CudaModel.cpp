@@ -151,6 +151,16 @@ const CXXRecordDecl *groupCalledOn(const CallExpr *Call, const Expr **Obj) {
   return O ? groupClass(writtenType(O)) : nullptr;
 }
 
+bool inCooperativeGroups(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  for (const DeclContext *DC = F ? F->getDeclContext() : nullptr; DC;
+       DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "cooperative_groups")
+        return true;
+  return false;
+}
+
 bool isGroupValueCollective(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !FD->getDeclName().isIdentifier())
@@ -161,14 +171,22 @@ bool isGroupValueCollective(const CallExpr *Call) {
             RD->getName() == "coalesced_group") &&
            (N == "shfl" || N == "shfl_up" || N == "shfl_down" ||
             N == "shfl_xor");
-  if (N != "reduce" && N != "inclusive_scan" && N != "exclusive_scan")
+  return (N == "reduce" || N == "inclusive_scan" || N == "exclusive_scan") &&
+         inCooperativeGroups(Call);
+}
+
+bool isLibrarySyncObject(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    T = AT->getElementType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
     return false;
-  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
-        NS && NS->getDeclName().isIdentifier() &&
-        NS->getName() == "cooperative_groups")
-      return true;
-  return false;
+  std::string Q = RD->getQualifiedNameAsString();
+  return StringRef(Q).starts_with("cuda::") ||
+         StringRef(Q).starts_with("cooperative_groups::");
 }
 
 bool isVectorMaker(const CallExpr *Call) {
@@ -209,8 +227,6 @@ bool isBarrierName(StringRef Name) {
          Name.starts_with("__nvvm_bar");
 }
 
-/// The group class whose sync() \p Call is: the object of a member call,
-/// or the argument of `cg::sync(g)`.
 /// Whether a group's sync() is a warp-level barrier (a tile's, a coalesced
 /// group's) or a block-level one; none when \p Group is no group class.
 static std::optional<bool> groupSyncIsWarpLevel(StringRef Group) {
@@ -351,18 +367,6 @@ bool isPartialBarrierWait(const CallExpr *Call) {
          isPartialCudaBarrier(barrierVar(M->getImplicitObjectArgument()));
 }
 
-/// Whether \p Call's callee is declared in namespace cooperative_groups
-/// (or one nested in it).
-static bool inCooperativeGroups(const CallExpr *Call) {
-  const FunctionDecl *F = Call->getDirectCallee();
-  for (const DeclContext *DC = F ? F->getDeclContext() : nullptr; DC;
-       DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getName() == "cooperative_groups")
-        return true;
-  return false;
-}
-
 /// `cooperative_groups::wait(g)` (0) and `wait_prior<N>(g)` (N).
 static std::optional<unsigned> groupCopyWaitOf(const CallExpr *Call,
                                                StringRef N) {
@@ -444,27 +448,22 @@ std::optional<BarrierCall> barrierOf(const CallExpr *Call) {
       B.CompletesAsyncCopies = true;
       B.AsyncPending = *GroupWait;
     }
-    const CXXRecordDecl *Obj = syncedGroup(Call);
-    std::optional<bool> Warp;
-    if (Obj)
-      Warp = groupSyncIsWarpLevel(Obj->getName());
-    if (!Warp)
+    const CXXRecordDecl *Group = syncedGroup(Call);
+    if (!Group)
       return std::nullopt;
-    B.WarpLevel = *Warp;
-    B.Scope = *Warp ? SyncScope::Warp : SyncScope::Block;
+    B.WarpLevel = *groupSyncIsWarpLevel(Group->getName());
+    B.Scope = B.WarpLevel ? SyncScope::Warp : SyncScope::Block;
     // The scope, from the group named by the call itself.
-    if (const CXXRecordDecl *RD = Obj) {
-      StringRef R = RD->getName();
-      if (R == "grid_group")
-        B.Scope = SyncScope::Grid;
-      else if (R == "thread_group")
-        B.Scope = SyncScope::Group;
-      else if (R == "coalesced_group")
-        B.Scope = SyncScope::Coalesced;
-      else if (R == "thread_block_tile") {
-        B.TileSize = tileSizeOf(RD);
-        B.Scope = B.TileSize ? SyncScope::Tile : SyncScope::Group;
-      }
+    StringRef R = Group->getName();
+    if (R == "grid_group")
+      B.Scope = SyncScope::Grid;
+    else if (R == "thread_group")
+      B.Scope = SyncScope::Group;
+    else if (R == "coalesced_group")
+      B.Scope = SyncScope::Coalesced;
+    else if (R == "thread_block_tile") {
+      B.TileSize = tileSizeOf(Group);
+      B.Scope = B.TileSize ? SyncScope::Tile : SyncScope::Group;
     }
   } else {
     return std::nullopt;

@@ -453,6 +453,16 @@ const clang::CXXRecordDecl *groupCalledOn(const clang::CallExpr *Call,
 /// (`reduce(const TyGroup &, TyVal &&, TyFn &&)`), and writes none.
 bool isGroupValueCollective(const clang::CallExpr *Call);
 
+/// Whether \p Call's callee is declared in namespace cooperative_groups
+/// (or one nested in it).
+bool inCooperativeGroups(const clang::CallExpr *Call);
+
+/// libcu++'s synchronisation objects (`cuda::barrier`,
+/// `cuda::pipeline_shared_state`) and cooperative groups' own classes
+/// (`block_tile_memory`), through references, pointers and arrays: the
+/// model knows them by the calls made on them, not as data.
+bool isLibrarySyncObject(clang::QualType T);
+
 } // namespace cuda
 } // namespace shmem
 

@@ -457,25 +457,10 @@ const ValueDecl *KernelWalker::sharedHandedOver(const Expr *A,
   }
   if (!D)
     return nullptr;
-  // libcu++'s barriers and pipeline states, and cooperative groups'
-  // scratch (block_tile_memory), are synchronisation, which the model
-  // knows by the calls made on them (init, arrive, wait, this_thread_block):
-  // the variable or the argument is one (the driver declares `__shared__
-  // cuda::barrier bar` as raw storage and a reference to it).
-  auto IsLibcuxx = [](QualType T) {
-    T = T.getNonReferenceType();
-    if (T->isPointerType())
-      T = T->getPointeeType();
-    while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
-      T = AT->getElementType();
-    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-    if (!RD)
-      return false;
-    std::string Q = RD->getQualifiedNameAsString();
-    return StringRef(Q).starts_with("cuda::") ||
-           StringRef(Q).starts_with("cooperative_groups::");
-  };
-  if (IsLibcuxx(D->getType()) || IsLibcuxx(A->getType()))
+  // The driver declares `__shared__ cuda::barrier bar` as raw storage and
+  // a reference to it: the variable or the argument may be the object.
+  if (cuda::isLibrarySyncObject(D->getType()) ||
+      cuda::isLibrarySyncObject(A->getType()))
     return nullptr;
   return D;
 }
