@@ -332,7 +332,7 @@ UniformityValue FunctionAnalyzer::call(const CallExpr *Call, bool Effects) {
   if (cuda::isBarrierName(Name))
     return uniform();
 
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = calleeOf(Call);
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
   bool OperatorMethod = OC && isa_and_nonnull<CXXMethodDecl>(Callee);

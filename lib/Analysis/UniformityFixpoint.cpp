@@ -7,8 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "UniformityInternal.h"
+#include "Program/CallContexts.h"
 #include "Program/Worklist.h"
+#include "UniformityInternal.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -125,7 +126,7 @@ static void collectDefs(const Stmt *S, const FunctionDecl *F,
         if (isTrackedLocal(V, F))
           Out.push_back(V);
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Callee = calleeOf(Call);
     unsigned Shift = 0;
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call)) {
       if (isa_and_nonnull<CXXMethodDecl>(Callee) && OC->getNumArgs() > 0) {

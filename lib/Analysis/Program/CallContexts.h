@@ -21,8 +21,14 @@
 
 namespace shmem {
 
+/// The function \p Call calls: its direct callee, or the function a
+/// pointer the program cannot change holds (a `constexpr` or `const`
+/// variable, or a member of one, that folds to a function). Null for a
+/// pointer known only at run time.
+const clang::FunctionDecl *calleeOf(const clang::CallExpr *Call);
+
 /// The definition \p Call reaches, if the translation unit has one: the
-/// direct callee's body (a lambda's or functor's call operator for
+/// callee's body (calleeOf(); a lambda's or functor's call operator for
 /// `f(x)` on an object), whether or not the analyses follow it.
 const clang::FunctionDecl *calleeDefinition(const clang::CallExpr *Call);
 

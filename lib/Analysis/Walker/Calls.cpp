@@ -303,7 +303,7 @@ Value KernelWalker::evalOpaqueCall(const CallExpr *Call, PlainCall Plan) {
   // into shared memory handed to it is left alone (no claim).
   if (Plan.Pipeline)
     noteSharedPipeline(Call);
-  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *FD = calleeOf(Call);
   // The shared memory it is handed: its accesses there are not walked.
   llvm::SmallVector<const ValueDecl *, 2> Shared;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {

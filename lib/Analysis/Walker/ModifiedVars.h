@@ -59,7 +59,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     // Non-const references passed to a call may be written.
-    if (const FunctionDecl *FD = C->getDirectCallee()) {
+    if (const FunctionDecl *FD = calleeOf(C)) {
       unsigned Shift = objectArguments(C);
       for (unsigned I = Shift; I < C->getNumArgs() &&
                                I - Shift < FD->getNumParams();

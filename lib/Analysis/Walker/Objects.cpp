@@ -111,8 +111,7 @@ bool KernelWalker::neverModified(const FieldDecl *FD) {
     }
     bool VisitCallExpr(CallExpr *C) {
       if (!isa<CXXOperatorCallExpr>(C))
-        Found |= boundToReference(C->getDirectCallee(), C->getNumArgs(),
-                                  C->getArgs());
+        Found |= boundToReference(calleeOf(C), C->getNumArgs(), C->getArgs());
       return !Found;
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *C) {

@@ -65,10 +65,26 @@ __global__ void walked(const float *in, float *out) {
   out[threadIdx.x] = tile[threadIdx.x];
 }
 
+// Negative (no gap): a pointer the program cannot change is followed to
+// its function, and the race in it is found.
+__device__ void own_store(float *dst, float v) { dst[127 - threadIdx.x] = v; }
+constexpr void (*const_fill)(float *, float) = own_store;
+
+__global__ void constantPointer(const float *in, float *out) {
+  __shared__ float tile[128];
+  tile[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float v = tile[threadIdx.x];
+  const_fill(tile, v);
+// CHECK-MESSAGES-DAG: :[[@LINE-9]]:50: warning: thread 0 writes tile[127] (line [[@LINE-9]]) while thread 127 reads tile[127] (line [[@LINE-2]]); {{.*}} [shmem-race]
+  out[threadIdx.x] = v;
+}
+
 int main() {
   handedOver<<<1, 128>>>(nullptr, nullptr);
   walked<<<1, 128>>>(nullptr, nullptr);
   throughPointer<<<1, 128>>>(nullptr, nullptr);
   elsewhere<<<1, 128>>>(nullptr);
   pairs<<<1, 128>>>(nullptr, nullptr);
+  constantPointer<<<1, 128>>>(nullptr, nullptr);
 }
