@@ -19,6 +19,10 @@ fattn-banks)
   tool=ncu
   variants="tileStore tileStorePadded tileLoad tileLoadPadded vecStore
             vecStoreOne metaLoad metaLoadPadded metaStore metaStorePadded" ;;
+mmq-nvfp4)
+  tool=ncu
+  variants="qsStore qsStoreInterleaved qsStoreRows80 dfStore
+            dfStoreInterleaved" ;;
 cp-async-rows)
   # The per-kernel l1tex counters miss LDGSTS.BYPASS (bench/gpu/ldgsts):
   # the SASS-patched one counts it. ldmatrix's wavefronts are in the l1tex
