@@ -9,6 +9,8 @@
 #include "BarrierIntervals.h"
 #include "BarrierIntervalsInternal.h"
 
+#include "FlatKeySet.h"
+
 #include "clang/Analysis/CFG.h"
 
 #include <deque>
@@ -300,19 +302,28 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   std::sort(All.begin(), All.end());
   All.erase(std::unique(All.begin(), All.end()), All.end());
 
-  std::set<std::pair<
-      std::vector<std::tuple<unsigned, int, int, uint64_t, uint64_t>>, int>>
-      Seen;
+  // The alternatives found so far, by their loop relations as the tags
+  // give them and the ordering (loop, A, B, MaskA, MaskB per loop, then
+  // the ordering): a pair of sites in ggml's mmq meets thousands of pairs
+  // of tags that give a few hundred alternatives.
+  FlatKeySet Seen;
+  std::vector<uint64_t> Key;
+  std::vector<LoopRelation> Rels;
+  std::vector<char> InA(All.size()), InB(All.size());
+  for (unsigned I = 0; I < All.size(); ++I) {
+    InA[I] = llvm::is_contained(LoopsA, All[I]);
+    InB[I] = llvm::is_contained(LoopsB, All[I]);
+  }
   auto Add = [&](const Crossing *TA, const Crossing *TB,
                  Concurrency::Ordering O) {
-    Concurrency C;
-    C.Order = O;
-    std::vector<std::tuple<unsigned, int, int, uint64_t, uint64_t>> Key;
-    for (unsigned L : All) {
+    Key.clear();
+    Rels.clear();
+    for (unsigned I = 0; I < All.size(); ++I) {
+      unsigned L = All[I];
       LoopRelation R;
       R.Loop = L;
-      R.InA = llvm::is_contained(LoopsA, L);
-      R.InB = llvm::is_contained(LoopsB, L);
+      R.InA = InA[I];
+      R.InB = InB[I];
       R.A = TA ? TA->get(L) : IterState::Rel0;
       R.B = TB ? TB->get(L) : IterState::Rel0;
       // The iterations a tag's branches left its source: A's or B's when
@@ -334,7 +345,11 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
           R.MaskB = Shifted(M, R.B);
         }
       }
-      Key.emplace_back(L, int(R.A), int(R.B), R.MaskA, R.MaskB);
+      Key.push_back(L);
+      Key.push_back(uint64_t(R.A));
+      Key.push_back(uint64_t(R.B));
+      Key.push_back(R.MaskA);
+      Key.push_back(R.MaskB);
       // One side's tag left the loop after the source's last iteration:
       // the other side, in the source's iteration or the next, is fixed
       // (the source is that side itself, or the branch both tags start at).
@@ -351,23 +366,53 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
         R.A = IterState::Any;
       if (R.B == IterState::Last)
         R.B = IterState::Any;
-      C.Loops.push_back(R);
+      Rels.push_back(R);
     }
-    if (Seen.insert({Key, int(O)}).second)
-      Out.push_back(std::move(C));
+    Key.push_back(uint64_t(O));
+    if (!Seen.insert(Key))
+      return;
+    Concurrency C;
+    C.Order = O;
+    C.Loops = Rels;
+    Out.push_back(std::move(C));
+  };
+
+  const CrossingTable &X = G->Crossings;
+  // An alternative reads a tag only through its state and source in the
+  // loops around A or B: of the tags that agree there, the first stands
+  // for all. Pairs of representatives come in the order their first pair
+  // of tags did, so the alternatives come out as before, and a pair of
+  // sites with thousands of pairs of tags (ggml's mmq) asks a few.
+  std::vector<uint64_t> Proj;
+  auto Distinct = [&](std::vector<unsigned> &Tags) {
+    if (Tags.size() < 2)
+      return;
+    FlatKeySet Kept;
+    unsigned N = 0;
+    for (unsigned C : Tags) {
+      Proj.clear();
+      for (unsigned L : All) {
+        Proj.push_back(uint64_t(X[C].get(L)));
+        Proj.push_back(X[C].source(L));
+      }
+      if (Kept.insert(Proj))
+        Tags[N++] = C;
+    }
+    Tags.resize(N);
   };
 
   if (NA == NB)
     Add(nullptr, nullptr, Concurrency::Unordered);
-  const CrossingTable &X = G->Crossings;
   std::vector<unsigned> TagsA, TagsB;
   if (G->Nodes[NA].Source >= 0) {
     F.tagsOf(NB, G->Nodes[NA].Source, X, TagsB);
+    Distinct(TagsB);
     for (unsigned C : TagsB)
       Add(nullptr, &X[C], Concurrency::AThenB);
   }
   if (G->Nodes[NB].Source >= 0) {
     F.tagsOf(NA, G->Nodes[NB].Source, X, TagsA);
+    Distinct(TagsA);
     for (unsigned C : TagsA)
       Add(&X[C], nullptr, Concurrency::BThenA);
   }
@@ -400,10 +445,12 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       break;
     int XA = G->SourceBranch[SA];
     F.tagsOf(NA, SA, X, TagsA);
+    Distinct(TagsA);
     for (unsigned SB : SourcesOfBranch[XA]) {
       if (G->SourceSide[SB] == G->SourceSide[SA])
         continue;
       F.tagsOf(NB, SB, X, TagsB);
+      Distinct(TagsB);
       for (unsigned CA : TagsA)
         for (unsigned CB : TagsB) {
           Add(&X[CA], &X[CB], Concurrency::Unordered);

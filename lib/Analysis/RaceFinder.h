@@ -354,20 +354,49 @@ private:
   /// iteration in them laid out once. A pair of sites in ggml's flash
   /// attention compares hundreds of instance pairs under relations for
   /// dozens of loops, of which one or two are unrolled.
+  /// Where each instance of a pair's two sites is in one loop: its
+  /// iteration's index among the side's distinct iterations (0: not
+  /// fixed), laid out once per pair and loop (the alternatives of a pair,
+  /// hundreds in ggml's mmq, ask about the same few loops).
+  struct LoopLayout {
+    std::vector<unsigned> A, B;
+    std::vector<int64_t> ItersA{-1}, ItersB{-1};
+    bool Fixed = false; ///< Some instance has an iteration in the loop.
+  };
+  class LoopLayouts {
+  public:
+    LoopLayouts(const std::vector<SideIters> &A,
+                const std::vector<SideIters> &B)
+        : SidesA(A), SidesB(B) {}
+    const LoopLayout &of(unsigned Loop);
+
+  private:
+    const std::vector<SideIters> &SidesA, &SidesB;
+    llvm::DenseMap<unsigned, std::unique_ptr<LoopLayout>> Layouts;
+  };
+
+  /// admits() for every pair of instances of two sites under one
+  /// alternative: the relations that can refuse a pair (those of loops
+  /// with an iteration fixed in some instance, refusing some pair of
+  /// iterations), with each instance's iteration in them laid out once.
+  /// A pair of sites in ggml's flash attention compares hundreds of
+  /// instance pairs under relations for dozens of loops, of which one or
+  /// two are unrolled.
   class InstancePairs {
   public:
-    InstancePairs(const Concurrency &C, const std::vector<SideIters> &A,
-                  const std::vector<SideIters> &B);
+    InstancePairs(const Concurrency &C, LoopLayouts &Layouts);
     /// admits(C, A[IA], B[IB]).
     bool admits(unsigned IA, unsigned IB) const;
+    /// Appends to \p Key what admits() answers, (loop, table size, table)
+    /// per refusing relation: two alternatives of a pair of sites with
+    /// equal keys admit the same instance pairs.
+    void appendKey(std::vector<uint64_t> &Key) const;
 
   private:
     struct Fixed {
-      const LoopRelation *R = nullptr;
-      /// Per instance: its iteration's index among the side's distinct
-      /// iterations (0: not fixed).
-      std::vector<unsigned> A, B;
-      /// R->admits() by (index of A's iteration, index of B's): the
+      unsigned Loop = 0;
+      const LoopLayout *L = nullptr;
+      /// R.admits() by (index of A's iteration, index of B's): the
       /// instances of an unrolled loop share a few iterations, and the
       /// pairs of instances are many.
       std::vector<char> Admits;

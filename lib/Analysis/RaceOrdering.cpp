@@ -63,52 +63,71 @@ bool RaceFinder::admits(const Concurrency &C, const SideIters &A,
   return true;
 }
 
+const RaceFinder::LoopLayout &RaceFinder::LoopLayouts::of(unsigned Loop) {
+  std::unique_ptr<LoopLayout> &Slot = Layouts[Loop];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<LoopLayout>();
+  LoopLayout &L = *Slot;
+  auto Lay = [&](const std::vector<SideIters> &Sides, std::vector<unsigned> &Of,
+                 std::vector<int64_t> &Iters) {
+    llvm::DenseMap<int64_t, unsigned> Index;
+    Of.assign(Sides.size(), 0);
+    for (unsigned I = 0; I < Sides.size(); ++I) {
+      auto It = Sides[I].find(Loop);
+      if (It == Sides[I].end() || It->second < 0)
+        continue;
+      L.Fixed = true;
+      auto [X, New] = Index.try_emplace(It->second, unsigned(Iters.size()));
+      if (New)
+        Iters.push_back(It->second);
+      Of[I] = X->second;
+    }
+  };
+  Lay(SidesA, L.A, L.ItersA);
+  Lay(SidesB, L.B, L.ItersB);
+  return L;
+}
+
 RaceFinder::InstancePairs::InstancePairs(const Concurrency &C,
-                                         const std::vector<SideIters> &A,
-                                         const std::vector<SideIters> &B) {
+                                         LoopLayouts &Layouts) {
   for (const LoopRelation &R : C.Loops) {
-    Fixed F;
-    F.R = &R;
-    bool Any = false;
-    // Each instance's iteration in the loop (-1 where not fixed), as an
-    // index into the side's distinct iterations.
-    auto Lay = [&](const std::vector<SideIters> &Sides,
-                   std::vector<unsigned> &Of, std::vector<int64_t> &Iters) {
-      Iters.push_back(-1);
-      llvm::DenseMap<int64_t, unsigned> Index;
-      Of.assign(Sides.size(), 0);
-      for (unsigned I = 0; I < Sides.size(); ++I) {
-        auto It = Sides[I].find(R.Loop);
-        if (It == Sides[I].end() || It->second < 0)
-          continue;
-        Any = true;
-        auto [X, New] = Index.try_emplace(It->second, unsigned(Iters.size()));
-        if (New)
-          Iters.push_back(It->second);
-        Of[I] = X->second;
-      }
-    };
-    std::vector<int64_t> ItersA, ItersB;
-    Lay(A, F.A, ItersA);
-    Lay(B, F.B, ItersB);
-    if (!Any)
+    const LoopLayout &L = Layouts.of(R.Loop);
+    if (!L.Fixed)
       continue;
     // The relation over the few distinct iterations, asked once each.
-    F.Width = unsigned(ItersB.size());
-    F.Admits.resize(ItersA.size() * ItersB.size());
-    for (unsigned KA = 0; KA < ItersA.size(); ++KA)
-      for (unsigned KB = 0; KB < ItersB.size(); ++KB)
-        F.Admits[KA * F.Width + KB] =
-            (KA == 0 && KB == 0) || R.admits(ItersA[KA], ItersB[KB]);
-    Relations.push_back(std::move(F));
+    Fixed F;
+    F.Loop = R.Loop;
+    F.L = &L;
+    F.Width = unsigned(L.ItersB.size());
+    F.Admits.resize(L.ItersA.size() * L.ItersB.size());
+    bool Refuses = false;
+    for (unsigned KA = 0; KA < L.ItersA.size(); ++KA)
+      for (unsigned KB = 0; KB < L.ItersB.size(); ++KB) {
+        char Y = (KA == 0 && KB == 0) || R.admits(L.ItersA[KA], L.ItersB[KB]);
+        F.Admits[KA * F.Width + KB] = Y;
+        Refuses |= !Y;
+      }
+    if (Refuses) // One that admits every pair need not be asked.
+      Relations.push_back(std::move(F));
   }
 }
 
 bool RaceFinder::InstancePairs::admits(unsigned IA, unsigned IB) const {
   for (const Fixed &F : Relations)
-    if (!F.Admits[F.A[IA] * F.Width + F.B[IB]])
+    if (!F.Admits[F.L->A[IA] * F.Width + F.L->B[IB]])
       return false;
   return true;
+}
+
+void RaceFinder::InstancePairs::appendKey(std::vector<uint64_t> &Key) const {
+  Key.push_back(Relations.size());
+  for (const Fixed &F : Relations) {
+    Key.push_back(F.Loop);
+    Key.push_back(F.Admits.size());
+    for (char Y : F.Admits)
+      Key.push_back(uint64_t(Y));
+  }
 }
 
 std::vector<int64_t> RaceFinder::iterationsOf(const Stmt *L) const {

@@ -10,6 +10,8 @@
 
 #include "RaceFinder.h"
 
+#include "FlatKeySet.h"
+
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
@@ -167,12 +169,67 @@ std::optional<RaceFinder::Pending> RaceFinder::analysePair(unsigned SA,
     UA.push_back(unrolledIters(SA, IA));
   for (unsigned IB : BI.instances(SB))
     UB.push_back(unrolledIters(SB, IB));
+  LoopLayouts Layouts(UA, UB);
+  // Alternatives that admit the same instance pairs with the same
+  // combinations, iteration sameness and relation find every pair of
+  // instances already done (or the search already stopped): skipped.
+  // ggml's mmq gives a pair of sites hundreds of alternatives, few of
+  // them different here.
+  FlatKeySet Tried;
+  std::vector<uint64_t> Key;
+  // That key is a function of the relations of the loops it reads (those
+  // with an iteration fixed in some instance, and those the addresses
+  // depend on), the iteration sameness and the relation number: the
+  // alternatives that agree there (those that differ only in their
+  // ordering or in other loops) are skipped before it is built.
+  std::vector<char> Read;
+  {
+    llvm::SmallVector<int, 8> Dep;
+    for (const Stmt *L : Facts[SA].DepLoops)
+      Dep.push_back(globalLoop(SA, L));
+    for (const Stmt *L : Facts[SB].DepLoops)
+      Dep.push_back(globalLoop(SB, L));
+    for (const LoopRelation &R : Alts.front().Loops)
+      Read.push_back(Layouts.of(R.Loop).Fixed ||
+                     llvm::is_contained(Dep, int(R.Loop)));
+  }
+  FlatKeySet Shapes;
+  std::vector<uint64_t> Shape;
   for (const Concurrency &C : Alts) {
-    auto Combos = symbolicCombos(C, SA, SB);
     // Named barriers order by the iterations the relation gives, so each
     // relation is its own combination; without them one scan serves all.
     int Relation = Order->any() ? int(&C - Alts.data()) : 0;
-    InstancePairs Pairs(C, UA, UB);
+    Shape.clear();
+    assert(C.Loops.size() == Read.size() && "one relation per loop of A or B");
+    for (unsigned I = 0; I < C.Loops.size(); ++I)
+      if (Read[I]) {
+        const LoopRelation &R = C.Loops[I];
+        Shape.insert(Shape.end(),
+                     {R.Loop, uint64_t(R.InA) << 1 | uint64_t(R.InB),
+                      uint64_t(R.A), uint64_t(R.B), uint64_t(R.OnlyA),
+                      uint64_t(R.OnlyB), R.MaskA, R.MaskB});
+      }
+    Shape.push_back(sameIteration(C));
+    Shape.push_back(uint64_t(int64_t(Relation)));
+    if (!Shapes.insert(Shape))
+      continue;
+    auto Combos = symbolicCombos(C, SA, SB);
+    InstancePairs Pairs(C, Layouts);
+    Key.clear();
+    Pairs.appendKey(Key);
+    Key.push_back(Combos.size());
+    for (const auto &[AsgA, AsgB] : Combos)
+      for (const Assignment *Asg : {&AsgA, &AsgB}) {
+        Key.push_back(Asg->size());
+        for (const auto &[L, K] : *Asg) {
+          Key.push_back(reinterpret_cast<uintptr_t>(L));
+          Key.push_back(uint64_t(K));
+        }
+      }
+    Key.push_back(sameIteration(C));
+    Key.push_back(uint64_t(int64_t(Relation)));
+    if (!Tried.insert(Key))
+      continue;
     for (unsigned JA = 0; JA < UA.size(); ++JA) {
       unsigned IA = BI.instances(SA)[JA];
       for (unsigned JB = 0; JB < UB.size(); ++JB) {

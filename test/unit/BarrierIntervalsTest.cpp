@@ -540,3 +540,53 @@ __global__ void k(int n) {
 }
 
 } // namespace
+
+// Many pairs of tags can give one alternative (every path through two
+// uniform diamonds, both sides of a thread-dependent branch): each
+// alternative is listed once, in the order it was first found.
+TEST(BarrierIntervalsTest, AlternativesAreListedOnce) {
+  Analysed A = analyse(R"(__global__ void k(float *out, int n) {
+  __shared__ float s[64];
+  for (int i = 0; i < n; ++i) {
+    if (__nvvm_read_ptx_sreg_tid_x() < 32)
+      s[__nvvm_read_ptx_sreg_tid_x()] = 1.0f;
+    else
+      out[0] = s[0];
+    if (n > 3)
+      out[1] = 0.0f;
+    if (n > 5)
+      out[2] = 0.0f;
+  }
+})",
+                       64);
+  unsigned Store = A.site(5, AccessKind::Store);
+  unsigned Load = A.site(7, AccessKind::Load);
+  std::vector<Concurrency> Cs = A.BI->concurrency(Store, Load);
+  ASSERT_FALSE(Cs.empty());
+  auto Same = [](const Concurrency &X, const Concurrency &Y) {
+    if (X.Order != Y.Order || X.Loops.size() != Y.Loops.size())
+      return false;
+    for (unsigned I = 0; I < X.Loops.size(); ++I) {
+      const LoopRelation &P = X.Loops[I], &Q = Y.Loops[I];
+      if (P.Loop != Q.Loop || P.A != Q.A || P.B != Q.B || P.MaskA != Q.MaskA ||
+          P.MaskB != Q.MaskB || P.OnlyA != Q.OnlyA || P.OnlyB != Q.OnlyB)
+        return false;
+    }
+    return true;
+  };
+  for (unsigned I = 0; I < Cs.size(); ++I)
+    for (unsigned J = I + 1; J < Cs.size(); ++J)
+      EXPECT_FALSE(Same(Cs[I], Cs[J])) << I << " " << J;
+  // The same in the same order when asked again (the answer is kept).
+  std::vector<Concurrency> Again = A.BI->concurrency(Store, Load);
+  ASSERT_EQ(Again.size(), Cs.size());
+  for (unsigned I = 0; I < Cs.size(); ++I)
+    EXPECT_TRUE(Same(Cs[I], Again[I])) << I;
+  // Both orders across the back edge, and the two sides of the branch.
+  EXPECT_TRUE(llvm::any_of(Cs, [](const Concurrency &C) {
+    return C.Order == Concurrency::Unordered;
+  }));
+  EXPECT_TRUE(llvm::any_of(Cs, [](const Concurrency &C) {
+    return C.Order != Concurrency::Unordered;
+  }));
+}
