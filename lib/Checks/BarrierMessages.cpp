@@ -6,6 +6,8 @@
 
 #include "BarrierMessages.h"
 
+#include "Analysis/Program/CallContexts.h"
+
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -22,7 +24,12 @@ std::string callName(const CallExpr *Call, const ASTContext &Ctx) {
     if (!Object.empty())
       return "'" + Object + "'";
   }
-  return "'" + calleeName(Call) + "'";
+  std::string Name = calleeName(Call);
+  // Through a constant function pointer: the function it reaches.
+  if (const FunctionDecl *FD = calleeOf(Call);
+      Name.empty() && FD && FD->getDeclName().isIdentifier())
+    Name = FD->getName().str();
+  return "'" + Name + "'";
 }
 
 std::string conditionWitness(const BranchInfo &Br, const BarrierSite &Site,

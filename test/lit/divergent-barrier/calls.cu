@@ -94,6 +94,29 @@ __global__ void uniformValuesFromHelpers(float *out) {
     __syncthreads();
 }
 
+// A call through a pointer the program cannot change reaches one function
+// (ggml's mmq calls its tile loaders so): followed like a direct call, its
+// barriers and its result's uniformity included.
+__device__ void stage(float *s) {
+  s[threadIdx.x] = 0.0f;
+  __syncthreads();
+}
+constexpr void (*const_stage)(float *) = stage;
+__device__ int threadRank() { return threadIdx.x; }
+constexpr int (*const_rank)() = threadRank;
+
+__global__ void throughConstantPointer(float *out) {
+  __shared__ float s[128];
+  if (const_rank() < 32)
+    const_stage(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the call to 'stage' executes __syncthreads() but is reached only by threads with threadIdx.x < 32 (32 of 128 threads); the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition depends on threadIdx.x; hoist the barrier out of the branch so that every thread of the block reaches it
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the barrier is here
+  // Negative: every thread calls it.
+  const_stage(s);
+  out[threadIdx.x] = s[127 - threadIdx.x];
+}
+
 int main(int argc, char **) { // run-time arguments: parameters stay unknown
   callUnderBranch<<<1, 128>>>(nullptr, nullptr);
   nestedCallAfterReturn<<<1, 128>>>(nullptr, nullptr, argc);
@@ -102,4 +125,5 @@ int main(int argc, char **) { // run-time arguments: parameters stay unknown
   callFromEveryThread<<<1, 128>>>(nullptr, nullptr);
   blockDecides<<<8, 128>>>(nullptr);
   uniformValuesFromHelpers<<<8, 128>>>(nullptr);
+  throughConstantPointer<<<1, 128>>>(nullptr);
 }
