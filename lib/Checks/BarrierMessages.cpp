@@ -17,6 +17,15 @@ namespace divergent {
 
 using cuda::calleeName;
 
+std::string calledName(const CallExpr *Call) {
+  std::string Name = calleeName(Call);
+  // Through a constant function pointer: the function it reaches.
+  if (const FunctionDecl *FD = calleeOf(Call);
+      Name.empty() && FD && FD->getDeclName().isIdentifier())
+    Name = FD->getName().str();
+  return Name;
+}
+
 std::string callName(const CallExpr *Call, const ASTContext &Ctx) {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
       OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0) {
@@ -24,12 +33,7 @@ std::string callName(const CallExpr *Call, const ASTContext &Ctx) {
     if (!Object.empty())
       return "'" + Object + "'";
   }
-  std::string Name = calleeName(Call);
-  // Through a constant function pointer: the function it reaches.
-  if (const FunctionDecl *FD = calleeOf(Call);
-      Name.empty() && FD && FD->getDeclName().isIdentifier())
-    Name = FD->getName().str();
-  return "'" + Name + "'";
+  return "'" + calledName(Call) + "'";
 }
 
 std::string conditionWitness(const BranchInfo &Br, const BarrierSite &Site,

@@ -24,6 +24,10 @@ enum class Reason { Inside, Return, Continue, Break, Goto, Loop };
 /// call spells the object.
 std::string callName(const clang::CallExpr *Call, const clang::ASTContext &Ctx);
 
+/// The name of the function \p Call reaches, through a constant function
+/// pointer too (calleeOf()); empty when it has none.
+std::string calledName(const clang::CallExpr *Call);
+
 /// "the threads for which 'tid < n' is true", from the condition alone.
 std::string conditionWitness(const BranchInfo &Br, const BarrierSite &Site,
                              const FunctionUniformity &FU, bool Lanes,

@@ -573,8 +573,8 @@ private:
                        bool UsedMask) {
     for (size_t I = 0; I + 1 < Site.Path.size(); ++I)
       if (const auto *C = dyn_cast<CallExpr>(Site.Path[I]))
-        F.Notes.push_back({C->getBeginLoc(), "which calls '" + calleeName(C) +
-                                                 "' here"});
+        F.Notes.push_back(
+            {C->getBeginLoc(), "which calls '" + calledName(C) + "' here"});
     if (!Site.Path.empty()) {
       const Stmt *B = Site.Path.back();
       SourceLocation BL = isa<GCCAsmStmt>(B) ? cast<GCCAsmStmt>(B)->getAsmLoc()

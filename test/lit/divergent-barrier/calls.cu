@@ -117,6 +117,18 @@ __global__ void throughConstantPointer(float *out) {
   out[threadIdx.x] = s[127 - threadIdx.x];
 }
 
+// The path to the barrier names the function the pointer reaches.
+__device__ void outerStage(float *s) { const_stage(s); }
+__global__ void pathThroughConstantPointer(float *out) {
+  __shared__ float s[128];
+  if (threadIdx.x < 64)
+    outerStage(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the call to 'outerStage' executes __syncthreads() but is reached only by threads with threadIdx.x < 64 (64 of 128 threads); the other threads skip it, so the block may hang or synchronise at the wrong barrier [shmem-divergent-barrier]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition depends on threadIdx.x; hoist the barrier out of the branch so that every thread of the block reaches it
+  // CHECK-MESSAGES: :[[@LINE-7]]:40: note: which calls 'stage' here
+  out[threadIdx.x] = s[0];
+}
+
 int main(int argc, char **) { // run-time arguments: parameters stay unknown
   callUnderBranch<<<1, 128>>>(nullptr, nullptr);
   nestedCallAfterReturn<<<1, 128>>>(nullptr, nullptr, argc);
@@ -126,4 +138,5 @@ int main(int argc, char **) { // run-time arguments: parameters stay unknown
   blockDecides<<<8, 128>>>(nullptr);
   uniformValuesFromHelpers<<<8, 128>>>(nullptr);
   throughConstantPointer<<<1, 128>>>(nullptr);
+  pathThroughConstantPointer<<<1, 128>>>(nullptr);
 }
