@@ -348,12 +348,6 @@ private:
   static bool admits(const Concurrency &C, const SideIters &A,
                      const SideIters &B);
 
-  /// admits() for every pair of instances of two sites under one
-  /// alternative: the relations that can refuse a pair (those of loops
-  /// with an iteration fixed in some instance), with each instance's
-  /// iteration in them laid out once. A pair of sites in ggml's flash
-  /// attention compares hundreds of instance pairs under relations for
-  /// dozens of loops, of which one or two are unrolled.
   /// Where each instance of a pair's two sites is in one loop: its
   /// iteration's index among the side's distinct iterations (0: not
   /// fixed), laid out once per pair and loop (the alternatives of a pair,
@@ -363,6 +357,7 @@ private:
     std::vector<int64_t> ItersA{-1}, ItersB{-1};
     bool Fixed = false; ///< Some instance has an iteration in the loop.
   };
+  /// The layouts of one pair of sites, made when a loop is first asked.
   class LoopLayouts {
   public:
     LoopLayouts(const std::vector<SideIters> &A,
