@@ -314,7 +314,9 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
     InA[I] = llvm::is_contained(LoopsA, All[I]);
     InB[I] = llvm::is_contained(LoopsB, All[I]);
   }
-  auto Add = [&](const Crossing *TA, const Crossing *TB,
+  // A tag as an alternative reads it: per loop of All, its state and its
+  // source's iterations (Crossing::get and ::source), two words each.
+  auto Add = [&](const uint64_t *TA, const uint64_t *TB,
                  Concurrency::Ordering O) {
     Key.clear();
     Rels.clear();
@@ -324,8 +326,8 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       R.Loop = L;
       R.InA = InA[I];
       R.InB = InB[I];
-      R.A = TA ? TA->get(L) : IterState::Rel0;
-      R.B = TB ? TB->get(L) : IterState::Rel0;
+      R.A = TA ? IterState(TA[2 * I]) : IterState::Rel0;
+      R.B = TB ? IterState(TB[2 * I]) : IterState::Rel0;
       // The iterations a tag's branches left its source: A's or B's when
       // it is the other's tag; with two branch tags, the branch's, from
       // which each access is Rel0 or Rel1.
@@ -335,11 +337,11 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
         return S == IterState::Rel1 ? M << 1 : ~uint64_t(0);
       };
       if (!TA && TB)
-        R.MaskA = TB->source(L);
+        R.MaskA = TB[2 * I + 1];
       else if (TA && !TB)
-        R.MaskB = TA->source(L);
+        R.MaskB = TA[2 * I + 1];
       else if (TA && TB) {
-        uint64_t M = TA->source(L) & TB->source(L);
+        uint64_t M = TA[2 * I + 1] & TB[2 * I + 1];
         if (M != ~uint64_t(0)) {
           R.MaskA = Shifted(M, R.A);
           R.MaskB = Shifted(M, R.B);
@@ -383,12 +385,14 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
   // for all. Pairs of representatives come in the order their first pair
   // of tags did, so the alternatives come out as before, and a pair of
   // sites with thousands of pairs of tags (ggml's mmq) asks a few.
+  // Distinct() leaves the representatives' projections (what Add reads)
+  // one after another in Projs, 2 x |All| words each.
+  const size_t Width = 2 * All.size();
   std::vector<uint64_t> Proj;
-  auto Distinct = [&](std::vector<unsigned> &Tags) {
-    if (Tags.size() < 2)
-      return;
+  auto Distinct = [&](const std::vector<unsigned> &Tags,
+                      std::vector<uint64_t> &Projs) {
+    Projs.clear();
     FlatKeySet Kept;
-    unsigned N = 0;
     for (unsigned C : Tags) {
       Proj.clear();
       for (unsigned L : All) {
@@ -396,25 +400,24 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
         Proj.push_back(X[C].source(L));
       }
       if (Kept.insert(Proj))
-        Tags[N++] = C;
+        Projs.insert(Projs.end(), Proj.begin(), Proj.end());
     }
-    Tags.resize(N);
+    return Width ? Projs.size() / Width : std::min<size_t>(Tags.size(), 1);
   };
 
   if (NA == NB)
     Add(nullptr, nullptr, Concurrency::Unordered);
   std::vector<unsigned> TagsA, TagsB;
+  std::vector<uint64_t> ProjsA, ProjsB;
   if (G->Nodes[NA].Source >= 0) {
     F.tagsOf(NB, G->Nodes[NA].Source, X, TagsB);
-    Distinct(TagsB);
-    for (unsigned C : TagsB)
-      Add(nullptr, &X[C], Concurrency::AThenB);
+    for (size_t K = 0, N = Distinct(TagsB, ProjsB); K < N; ++K)
+      Add(nullptr, ProjsB.data() + K * Width, Concurrency::AThenB);
   }
   if (G->Nodes[NB].Source >= 0) {
     F.tagsOf(NA, G->Nodes[NB].Source, X, TagsA);
-    Distinct(TagsA);
-    for (unsigned C : TagsA)
-      Add(&X[C], nullptr, Concurrency::BThenA);
+    for (size_t K = 0, N = Distinct(TagsA, ProjsA); K < N; ++K)
+      Add(ProjsA.data() + K * Width, nullptr, Concurrency::BThenA);
   }
   // Two sides of one branch that splits threads. The other sides of A's
   // branch are looked up in B's tags (the scan of every pair of tags was
@@ -445,15 +448,16 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       break;
     int XA = G->SourceBranch[SA];
     F.tagsOf(NA, SA, X, TagsA);
-    Distinct(TagsA);
+    size_t NumA = Distinct(TagsA, ProjsA);
     for (unsigned SB : SourcesOfBranch[XA]) {
       if (G->SourceSide[SB] == G->SourceSide[SA])
         continue;
       F.tagsOf(NB, SB, X, TagsB);
-      Distinct(TagsB);
-      for (unsigned CA : TagsA)
-        for (unsigned CB : TagsB) {
-          Add(&X[CA], &X[CB], Concurrency::Unordered);
+      size_t NumB = Distinct(TagsB, ProjsB);
+      for (size_t KA = 0; KA < NumA; ++KA)
+        for (size_t KB = 0; KB < NumB; ++KB) {
+          Add(ProjsA.data() + KA * Width, ProjsB.data() + KB * Width,
+              Concurrency::Unordered);
           Found = true;
         }
       if (OneAnswer && Found)
