@@ -1,9 +1,9 @@
 //===- FlatKeySet.h - A set of short word strings ---------------*- C++ -*-===//
 //
-// The set the race search dedupes its alternatives with: a key is a short
-// run of 64-bit words the caller lays out (a loop relation's fields, an
-// admits table, an assignment), built in one reused buffer and kept only
-// when new. std::set of vectors of tuples allocated a key per question and
+// The set the barrier intervals and the race search dedupe their
+// concurrency alternatives with: a key is a short run of 64-bit words the
+// caller lays out (a loop relation's fields, an admits table, an
+// assignment), built in one reused buffer and kept only when new. std::set of vectors of tuples allocated a key per question and
 // compared them word by word down a tree; ggml's mmq asks a million such
 // questions. Here the keys live one after another in one vector, found by
 // hash in an open-addressed table.
