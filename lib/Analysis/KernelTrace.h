@@ -48,6 +48,7 @@
 
 namespace shmem {
 
+class BarrierContents;
 class ConstantFolds;
 
 /// What an unknown is made from: an AST node (or a tag), the variable it
@@ -386,6 +387,10 @@ struct KernelTrace {
   /// walk used, which the what-if walks of this trace share; null when the
   /// walk kept its own.
   ConstantFolds *Folds = nullptr;
+  /// The translation unit's table of what code executes of barriers
+  /// (ProgramCFGs::barrierContents()), shared likewise; null when the walk
+  /// kept its own.
+  BarrierContents *Contents = nullptr;
   ThreadGeometry Geometry{Dim3{}};
   std::string GeometrySource; ///< "launch at k.cu:40", "assumed", ...
   bool GeometryAssumed = false;
@@ -395,6 +400,19 @@ struct KernelTrace {
   SymbolTable Symbols;
   std::vector<SharedAccess> Accesses;
   std::vector<BarrierEvent> Barriers;
+  /// A block or warp barrier in a branch no thread took where the walk
+  /// reached it (`if (nwarps > 1) __syncthreads();` with one warp): the
+  /// statement of that side that runs its first barrier (the barrier or a
+  /// call reaching it, Program/BarrierContents), the branch, and
+  /// a program-order number of its own. The code around it was written to
+  /// be ordered by it: a race across it wants that barrier, whatever other
+  /// race near it a finding already names (RaceFinder::consider).
+  struct SkippedBarrier {
+    const clang::Stmt *Barrier = nullptr;
+    const clang::Stmt *Branch = nullptr;
+    unsigned Seq = 0;
+  };
+  std::vector<SkippedBarrier> SkippedBarriers;
   /// Warp collectives with a mask (`__shfl_*_sync`, `__ballot_sync`,
   /// `__all/_any/_uni_sync`, `__match_*_sync`, `__reduce_*_sync`; see
   /// cuda::collectiveOf), as warp-level events: WarpMask is the mask when
@@ -588,14 +606,16 @@ struct PaddingOverride {
 };
 
 /// Walk \p Kernel for one block of shape \p G, with \p Args as constants.
-/// \p Folds, when given, is the translation unit's cache of constants.
+/// \p Folds and \p Contents, when given, are the translation unit's
+/// caches of constants and of the barriers code executes.
 KernelTrace traceKernel(clang::ASTContext &Ctx,
                         const clang::FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
                         const PaddingOverride *Pad = nullptr,
                         const IterationPins *Pins = nullptr,
                         const std::vector<ArgumentConstant> &Args = {},
-                        ConstantFolds *Folds = nullptr);
+                        ConstantFolds *Folds = nullptr,
+                        BarrierContents *Contents = nullptr);
 
 /// Walk \p Base's kernel again with its inputs (shape, constant
 /// arguments) and an override: the what-if walks of the checks.

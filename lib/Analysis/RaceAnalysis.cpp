@@ -33,28 +33,70 @@ void RaceFinder::consider(const RaceReport &R) {
   const Stmt *Later = SiteStatement[BI.siteOf(R.Later.Access)];
   const Stmt *Earlier = SiteStatement[BI.siteOf(R.Earlier.Access)];
   const void *Group = groupOf(R);
-  bool Linked = Named.count(Later) || Named.count(Earlier);
-  if (Named.count(Later) || (Named.count(Earlier) && !R.CarriedBy) ||
-      Groups.count(Group)) {
+  // A link of a chain crosses no barrier the code has: across one that no
+  // thread ran, the race wants that barrier (a finding of its own).
+  const KernelTrace::SkippedBarrier *Skipped = skippedBetween(R);
+  bool Linked =
+      (Named.count(Later) || (Named.count(Earlier) && !R.CarriedBy)) &&
+      !Skipped;
+  if (Linked || Groups.count(Group)) {
     // Part of a finding already made: its statements join it, so the
     // next link of a chain is not reported either.
-    if (Linked || Groups.count(Group)) {
-      Named.insert(Later);
-      Named.insert(Earlier);
-    }
+    Named.insert(Later);
+    Named.insert(Earlier);
     return;
   }
   Groups.insert(Group);
   Named.insert(Later);
   Named.insert(Earlier);
   Findings.push_back({R, Group});
+  if (Skipped) {
+    Findings.back().R.SkippedBarrier = Skipped->Barrier;
+    Findings.back().R.SkippedBranch = Skipped->Branch;
+  }
+}
+
+const KernelTrace::SkippedBarrier *
+RaceFinder::skippedBetween(const RaceReport &R) const {
+  unsigned A = T.Accesses[R.Earlier.Access].Seq;
+  unsigned B = T.Accesses[R.Later.Access].Seq;
+  if (A > B)
+    std::swap(A, B);
+  auto It = std::upper_bound(SkippedBarriers.begin(), SkippedBarriers.end(), A);
+  if (It == SkippedBarriers.end() || *It >= B)
+    return nullptr;
+  return &T.SkippedBarriers[It - SkippedBarriers.begin()];
 }
 
 void RaceFinder::run() {
   if (!BI.valid() || !T.Kernel)
     return;
   computeFacts();
+  for (const KernelTrace::SkippedBarrier &B : T.SkippedBarriers)
+    SkippedBarriers.push_back(B.Seq);
   unsigned NS = BI.numSites();
+  // Per site: how many skipped barriers come before all its instances, or
+  // -1 when they lie on both sides of one. Two sites named by findings
+  // yield no new finding (the pruning below) only in one such segment.
+  std::vector<int> Segment(NS, 0);
+  if (!SkippedBarriers.empty())
+    for (unsigned S = 0; S < NS; ++S) {
+      auto SegmentOf = [&](unsigned I) {
+        return int(std::upper_bound(SkippedBarriers.begin(),
+                                    SkippedBarriers.end(), T.Accesses[I].Seq) -
+                   SkippedBarriers.begin());
+      };
+      const std::vector<unsigned> &Is = BI.instances(S);
+      Segment[S] = SegmentOf(Is.front());
+      for (unsigned I : Is)
+        if (SegmentOf(I) != Segment[S]) {
+          Segment[S] = -1;
+          break;
+        }
+    }
+  auto OneSegment = [&](unsigned SA, unsigned SB) {
+    return Segment[SA] >= 0 && Segment[SA] == Segment[SB];
+  };
   PlainEvals.assign(NS, 0);
   SiteStatement.resize(NS);
   std::map<const Stmt *, std::vector<unsigned>> SitesOfStatement;
@@ -69,17 +111,20 @@ void RaceFinder::run() {
   // earlier access (a stencil's three reads of a just-written tile). An
   // access already named by a finding starts no new one: in a chain of
   // unordered statements (a warp-synchronous reduction) the first link says
-  // what is wrong with all of them. Within a group the most certain report
-  // (race, then benign, then possible) in program order is shown, with the
-  // block barrier as the fix if any member needs one.
+  // what is wrong with all of them. Not across a barrier no thread ran
+  // (`if (nwarps > 1) __syncthreads();` with one warp): each such barrier
+  // is missing on its own, and its races are a finding of their own. Within a
+  // group the most certain report (race, then benign, then possible) in program
+  // order is shown, with the block barrier as the fix if any member needs one.
   //
   // Races are considered as the pairs are analysed (pairs in order, so the
   // order of reports is the order of findings); benign and possible races
   // come after every race, so they wait until the end. That makes the
   // search for pairs prunable: once both statements of a pair are named
   // (and every instance of both sites has been evaluated, so the pair
-  // would change no state either), its report, whatever it is, joins a
-  // finding without changing anything. A site in that state is "closed",
+  // would change no state either) and no skipped barrier lies between
+  // their instances, its report, whatever it is, joins a finding without
+  // changing anything. A site in that state is "closed",
   // and a closed site is only paired with open ones. Without this a kernel
   // with no barrier, where every access meets every other, cost O(sites^2)
   // pair analyses for the few findings it gets.
@@ -179,15 +224,17 @@ void RaceFinder::run() {
         Store ? PosAll[SA]
               : unsigned(std::lower_bound(P.Sites.begin(), P.Sites.end(), SA) -
                          P.Sites.begin());
+    // Across a skipped barrier closed sites still meet: step one by one.
+    bool Skip = SkippedBarriers.empty();
     for (unsigned Pos = Start; Pos < P.Sites.size();
-         Pos = Closed(SA) ? P.findOpen(Pos + 1) : Pos + 1) {
+         Pos = Closed(SA) && Skip ? P.findOpen(Pos + 1) : Pos + 1) {
       unsigned SB = P.Sites[Pos];
       uint64_t Key = uint64_t(SA) * NS + SB;
       if (Probes > MaxProbesPerKernel) {
         CutAt = Key;
         break;
       }
-      if ((Closed(SA) && Closed(SB)) || !mayAlias(SA, SB))
+      if ((Closed(SA) && Closed(SB) && OneSegment(SA, SB)) || !mayAlias(SA, SB))
         continue;
       ++Search.PairsAnalysed;
       Take(analysePair(SA, SB));
@@ -214,8 +261,8 @@ void RaceFinder::run() {
   auto Skipped = [&](unsigned SA, unsigned SB) {
     uint64_t Key = uint64_t(SA) * NS + SB;
     return Key < CutAt && Key > ClosedAt[SA] && Key > ClosedAt[SB] &&
-           Closed(SA) && Closed(SB) && SiteBucket[SA] == SiteBucket[SB] &&
-           mayAlias(SA, SB);
+           Closed(SA) && Closed(SB) && OneSegment(SA, SB) &&
+           SiteBucket[SA] == SiteBucket[SB] && mayAlias(SA, SB);
   };
   for (const Finding &F : Findings) {
     if (GroupCrossWarp[F.Group])

@@ -94,6 +94,10 @@ struct RaceReport {
   /// For InBranch: closing the branch before the later access and opening
   /// it again after a __syncthreads() was analysed and orders the pair.
   bool SplitOrders = false;
+  /// A barrier between the two accesses that no thread runs, its branch
+  /// taken by none (KernelTrace::SkippedBarriers): said in the message.
+  const clang::Stmt *SkippedBarrier = nullptr;
+  const clang::Stmt *SkippedBranch = nullptr;
   /// The two accesses are parts of one statement (`s[i] = s[j]`): no
   /// barrier goes between them; the read must go to a register first.
   bool SameStatement = false;

@@ -197,7 +197,8 @@ RunStats runChecks(ASTContext &Ctx, const AnalysisOptions &Given,
         continue;
       ThreadGeometry G(Shape.Block, Opts.WarpSize);
       KernelTrace Trace =
-          traceKernel(Ctx, K, G, Opts, nullptr, nullptr, Args, &Graphs.folds());
+          traceKernel(Ctx, K, G, Opts, nullptr, nullptr, Args, &Graphs.folds(),
+                      &Graphs.barrierContents());
       Trace.GeometrySource = Shape.Source + argumentsNote(Args);
       Trace.GeometryAssumed = Shape.Assumed;
       Trace.DynamicSharedBytes = Shape.DynamicSharedBytes;

@@ -18,6 +18,7 @@
 
 #include "Analysis/AsyncCopies.h"
 #include "Analysis/BulkCopies.h"
+#include "Analysis/Program/CudaModel.h"
 #include "Analysis/RaceAnalysis.h"
 
 #include "clang/AST/Type.h"
@@ -182,13 +183,32 @@ private:
     return OS.str();
   }
 
+  /// ": the __syncthreads() at line 247 does not run: no thread of this
+  /// block takes its side of the branch at line 246".
+  std::string skipped(const RaceReport &R) const {
+    if (!R.SkippedBarrier)
+      return "";
+    std::string At = std::to_string(line(R.SkippedBarrier->getBeginLoc()));
+    std::string What = "the barrier at line " + At;
+    if (const auto *Call = dyn_cast<CallExpr>(R.SkippedBarrier)) {
+      std::string Name = cuda::calleeName(Call);
+      What = cuda::barrierOf(Call)
+                 ? "the " + Name + "() at line " + At
+                 : "the barrier in '" + Name + "' (called at line " + At + ")";
+    }
+    return ": " + What +
+           " does not run: no thread of this block takes its side of the "
+           "branch at line " +
+           std::to_string(line(R.SkippedBranch->getBeginLoc()));
+  }
+
   std::string raceMessage(const RaceReport &R, const SharedAccess &L,
                           const SharedAccess &E) const {
     if (R.UniformIndex)
       return uniformIndexMessage(R, L);
     std::ostringstream OS;
     OS << side(R.Later, L) << carried(R) << " while " << side(R.Earlier, E)
-       << "; no barrier between them";
+       << "; no barrier between them" << skipped(R);
     bool BothStores =
         L.Kind == AccessKind::Store && E.Kind == AccessKind::Store;
     unsigned LLine = anchorLine(L, E), ELine = anchorLine(E, L);

@@ -8,8 +8,14 @@ struct __attribute__((aligned(2))) __half {
   __host__ __device__ __half() = default;
   __host__ __device__ __half(float f);
   __host__ __device__ operator float() const;
+  __host__ __device__ __half &operator=(float f);
 };
-struct __attribute__((aligned(4))) __half2 { __half x, y; };
+/* The toolkit's assignments are user-provided (so not trivial), with their
+ * code in its header; declared so here too. */
+struct __attribute__((aligned(4))) __half2 {
+  __half x, y;
+  __host__ __device__ __half2 &operator=(const __half2 &src);
+};
 typedef __half half;
 typedef __half2 half2;
 __device__ __half __float2half(float);

@@ -71,4 +71,15 @@ const BarrierContent &BarrierContents::of(const FunctionDecl *F) {
   return Memo[F] = std::move(Found);
 }
 
+const BarrierContent &BarrierContents::ofStatement(const Stmt *S) {
+  auto [It, New] = StatementMemo.try_emplace(S);
+  if (New) {
+    BarrierContent Found;
+    Visitor V(*this, Found);
+    V.TraverseStmt(const_cast<Stmt *>(S));
+    It->second = std::move(Found);
+  }
+  return It->second;
+}
+
 } // namespace shmem

@@ -49,6 +49,10 @@ public:
   /// from then on.
   const BarrierContent &of(const clang::FunctionDecl *F);
 
+  /// What statement \p S executes (a branch no thread takes, which the
+  /// walk does not enter), found on the first request.
+  const BarrierContent &ofStatement(const clang::Stmt *S);
+
   /// How many functions' bodies were searched (for the tests that check
   /// the table is shared).
   unsigned searched() const { return Memo.size(); }
@@ -57,6 +61,7 @@ private:
   const clang::ASTContext &Ctx;
   /// Node-based: a caller holds a reference while its callees are added.
   std::map<const clang::FunctionDecl *, BarrierContent> Memo;
+  std::map<const clang::Stmt *, BarrierContent> StatementMemo;
 
   class Visitor;
 };

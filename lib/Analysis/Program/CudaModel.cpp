@@ -189,6 +189,15 @@ bool isLibrarySyncObject(QualType T) {
          StringRef(Q).starts_with("cooperative_groups::");
 }
 
+bool isHalfPrecisionClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() ||
+      !RD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  StringRef N = RD->getName();
+  return N == "__half" || N == "__half2" || N == "__nv_bfloat16" ||
+         N == "__nv_bfloat162";
+}
+
 bool isVectorMaker(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || !F->getDeclContext()->getRedeclContext()->isTranslationUnit() ||

@@ -463,6 +463,14 @@ bool inCooperativeGroups(const clang::CallExpr *Call);
 /// model knows them by the calls made on them, not as data.
 bool isLibrarySyncObject(clang::QualType T);
 
+/// The toolkit's 16-bit floating-point classes (cuda_fp16's `__half`,
+/// `__half2`, cuda_bf16's `__nv_bfloat16`, `__nv_bfloat162`), declared at
+/// file scope. Their assignment operators are user-provided (so not
+/// trivial) but each writes the whole object from its operand and nothing
+/// else: the walk takes `s[i] = v` on them as a store of the object, as it
+/// does a trivial assignment.
+bool isHalfPrecisionClass(const clang::CXXRecordDecl *RD);
+
 } // namespace cuda
 } // namespace shmem
 

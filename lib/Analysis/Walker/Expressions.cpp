@@ -128,8 +128,8 @@ Value KernelWalker::eval(const Expr *E) {
     noteBranch(CO, C.Int);
     std::vector<char> Saved = Active;
     // Each side runs in the threads that pick it.
-    Value A = evalUnder(CO->getTrueExpr(), C.Int, true);
-    Value B = evalUnder(CO->getFalseExpr(), C.Int, false);
+    Value A = evalUnder(CO, CO->getTrueExpr(), C.Int, true);
+    Value B = evalUnder(CO, CO->getFalseExpr(), C.Int, false);
     Active = Saved;
     if (A.IsPointer && B.IsPointer) {
       // A condition the same constant everywhere (a template argument,
@@ -223,13 +223,25 @@ Value KernelWalker::eval(const Expr *E) {
   return evalInt(unknown("unsupported expression"));
 }
 
-Value KernelWalker::evalUnder(const Expr *E, const LaneValue &Cond,
-                              bool Sense) {
+LaneValue KernelWalker::symbolValue(SymbolId S) {
+  if (Pins && !Pins->Unknowns.empty()) {
+    const SymbolInfo &I = T.Symbols.info(S);
+    auto It = Pins->Unknowns.find(I.key());
+    if (It != Pins->Unknowns.end())
+      return constant(It->second);
+  }
+  return LaneValue::symbol(N, S);
+}
+
+Value KernelWalker::evalUnder(const Stmt *Branch, const Expr *E,
+                              const LaneValue &Cond, bool Sense) {
   StretchJoin Join(*this);
   splitBy(Cond);
   std::vector<char> Saved = Active;
   if (Cond.isConcrete())
     narrowActive(Cond, Sense);
+  if (llvm::is_contained(Saved, 1))
+    noteSkippedSide(Branch, E, Cond, Sense);
   Value V = eval(E);
   Active = Saved;
   return V;
@@ -681,7 +693,7 @@ Value KernelWalker::evalBinary(const BinaryOperator *BO) {
     Value L = eval(LHS);
     noteBranch(BO, L.Int);
     // The right side runs only where the left doesn't decide.
-    Value R = evalUnder(RHS, L.Int, K == BO_LAnd);
+    Value R = evalUnder(BO, RHS, L.Int, K == BO_LAnd);
     if (L.IsPointer || R.IsPointer)
       return evalInt(unknown("pointer test"));
     return evalInt(arith(BO, K, L.Int, R.Int, LHS->getType()));

@@ -37,11 +37,12 @@ KernelTrace traceKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                         const ThreadGeometry &G, const AnalysisOptions &Opts,
                         const PaddingOverride *Pad, const IterationPins *Pins,
                         const std::vector<ArgumentConstant> &Args,
-                        ConstantFolds *Folds) {
+                        ConstantFolds *Folds, BarrierContents *Contents) {
   KernelTrace T;
   T.Kernel = Kernel;
   T.Arguments = Args;
   T.Folds = Folds;
+  T.Contents = Contents;
   T.Geometry = G;
   walker::KernelWalker W(Ctx, G, Opts, T, Pad, Pins);
   W.walkKernel(Kernel);
@@ -53,7 +54,7 @@ KernelTrace retraceKernel(ASTContext &Ctx, const KernelTrace &Base,
                           const PaddingOverride *Pad,
                           const IterationPins *Pins) {
   return traceKernel(Ctx, Base.Kernel, Base.Geometry, Opts, Pad, Pins,
-                     Base.Arguments, Base.Folds);
+                     Base.Arguments, Base.Folds, Base.Contents);
 }
 
 } // namespace shmem

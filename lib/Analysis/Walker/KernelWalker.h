@@ -7,10 +7,10 @@
 // it; loops are walked in a probe mode first to find which variables they
 // keep uniform.
 //
-// It is one class, as clang's Sema and
-// CodeGenFunction are: the state below is the walk's position (the active
-// threads, the variables' values, the calls and loops it is inside), and
-// every part reads and changes it. Each part is defined in its own file:
+// It is one class, as clang's Sema and CodeGenFunction are: the state below
+// is the walk's position (the active threads, the variables' values, the
+// calls and loops it is inside), and every part reads and changes it. Each
+// part is defined in its own file:
 //
 //   Expressions.cpp  values: per-thread evaluation of expressions
 //   Addresses.cpp    addresses: pointer bases and per-thread offsets
@@ -37,6 +37,7 @@
 
 #include "Analysis/ExprUtil.h"
 #include "Analysis/KernelTrace.h"
+#include "Analysis/Program/BarrierContents.h"
 #include "Analysis/Program/CallContexts.h"
 #include "Analysis/Program/ConstantFolds.h"
 #include "Analysis/Program/CudaModel.h"
@@ -67,7 +68,8 @@ public:
                const AnalysisOptions &Opts, KernelTrace &Trace,
                const PaddingOverride *Pad, const IterationPins *Pins)
       : Ctx(Ctx), G(G), Opts(Opts), T(Trace), N(G.threads()), Pad(Pad),
-        Pins(Pins), Folds(Trace.Folds ? *Trace.Folds : OwnFolds.emplace(Ctx)) {
+        Pins(Pins), Folds(Trace.Folds ? *Trace.Folds : OwnFolds.emplace(Ctx)),
+        Contents(Trace.Contents ? *Trace.Contents : OwnContents.emplace(Ctx)) {
     Active.assign(N, 1);
     Exited.assign(N, 0);
   }
@@ -85,12 +87,14 @@ private:
   unsigned N;
   const PaddingOverride *Pad;
   const IterationPins *Pins;
-  /// The integer constants expressions fold to: the translation unit's
-  /// (KernelTrace::Folds) when the trace has them, else this walk's own.
-  /// Clang's evaluator is costly and unrolled loops evaluate one
-  /// expression many times.
+  /// The constants expressions fold to and the barriers code runs: the
+  /// translation unit's (KernelTrace::Folds, Contents) when the trace has
+  /// them, else this walk's own (clang's evaluator is costly, and unrolled
+  /// loops evaluate one expression many times).
   std::optional<ConstantFolds> OwnFolds;
   ConstantFolds &Folds;
+  std::optional<BarrierContents> OwnContents;
+  BarrierContents &Contents;
 
   Env Vars;
   /// Local struct and vector variables (float4 v): the loads whose data
@@ -344,15 +348,7 @@ private:
   std::string exprText(const Expr *E);
 
   /// The unknown \p S as a value, or its pinned value (IterationPins).
-  LaneValue symbolValue(SymbolId S) {
-    if (Pins && !Pins->Unknowns.empty()) {
-      const SymbolInfo &I = T.Symbols.info(S);
-      auto It = Pins->Unknowns.find(I.key());
-      if (It != Pins->Unknowns.end())
-        return constant(It->second);
-    }
-    return LaneValue::symbol(N, S);
-  }
+  LaneValue symbolValue(SymbolId S);
 
   LaneValue opaqueUniform(const void *Key, unsigned Sub,
                           const std::string &Name) {
@@ -378,6 +374,10 @@ private:
   /// KernelTrace::UniformBranch): its condition must be the same affine
   /// form in every active thread, every time the branch is walked.
   void noteBranch(const Stmt *S, const LaneValue &Cond);
+  /// The \p Sense side of \p Branch, the mask narrowed to it: its barrier
+  /// if no thread takes it (KernelTrace::SkippedBarriers).
+  void noteSkippedSide(const Stmt *Branch, const Stmt *Side,
+                       const LaneValue &Cond, bool Sense);
 
   /// Record which sides of branch \p S the active threads take now (see
   /// KernelTrace::Branches): with a condition known per thread, the values
@@ -653,13 +653,7 @@ private:
   /// parameter space, or a pointer to one in global memory), or a
   /// `__constant__`/`__device__` map the host copied to the symbol. Its
   /// address is what a TMA copy names (recordBulkCopy).
-  bool isKernelTensorMap(const VarDecl *V) const {
-    if (isa<ParmVarDecl>(V))
-      return V->getDeclContext() == T.Kernel &&
-             cuda::holdsTensorMap(V->getType());
-    return !V->isLocalVarDecl() && cuda::isTensorMapType(V->getType()) &&
-           (V->hasAttr<CUDAConstantAttr>() || V->hasAttr<CUDADeviceAttr>());
-  }
+  bool isKernelTensorMap(const VarDecl *V) const;
 
   PointerValue globalBase(const ValueDecl *V);
 
@@ -794,10 +788,13 @@ private:
   Origins loadRecord(const Expr *Src);
 
   /// `s4[i] = v;` for a struct or vector type: the implicit copy assignment
-  /// operator stores the whole object.
+  /// operator stores the whole object (and so does any assignment of the
+  /// toolkit's half-precision classes, cuda::isHalfPrecisionClass).
   std::optional<Value> evalRecordAssign(const CXXOperatorCallExpr *OC);
 
-  Value evalUnder(const Expr *E, const LaneValue &Cond, bool Sense);
+  /// \p E, a side of \p Branch, in the threads whose \p Cond is \p Sense.
+  Value evalUnder(const Stmt *Branch, const Expr *E, const LaneValue &Cond,
+                  bool Sense);
 
   Value evalDeclRef(const DeclRefExpr *DRE);
 

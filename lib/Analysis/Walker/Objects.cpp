@@ -315,16 +315,24 @@ KernelWalker::evalRecordAssign(const CXXOperatorCallExpr *OC) {
   if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
     return std::nullopt;
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
-  if (!MD ||
-      !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) ||
-      !MD->isTrivial())
+  if (!MD)
+    return std::nullopt;
+  // A trivial copy, or any assignment of the toolkit's half-precision
+  // classes (`__half2::operator=(const __half2 &)` is user-provided, and
+  // `__half::operator=(float)` converts): both write the whole object.
+  bool Trivial =
+      (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+      MD->isTrivial();
+  if (!Trivial && !cuda::isHalfPrecisionClass(MD->getParent()))
     return std::nullopt;
   const Expr *Src = OC->getArg(1)->IgnoreParenImpCasts();
   if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Src))
     Src = M->getSubExpr()->IgnoreParenImpCasts();
   Origins From;
-  if (Src->isGLValue())
+  if (Src->isGLValue() && Src->getType()->isRecordType())
     From = loadRecord(Src);
+  else if (Src->isGLValue())
+    From = eval(OC->getArg(1)).From;
   else
     From = eval(Src).From;
   const Expr *Dst = OC->getArg(0);

@@ -95,6 +95,22 @@ void KernelWalker::noteOutcomes(const Stmt *S, const LaneValue &Cond) {
   O.IterFalse |= False ? Bit : 0;
 }
 
+void KernelWalker::noteSkippedSide(const Stmt *Branch, const Stmt *Side,
+                                   const LaneValue &Cond, bool Sense) {
+  if (!Recording || !Side || Uncertain || InexactBranches || GotoWalked)
+    return;
+  // Only where the walk knows no thread runs the side: the mask says so,
+  // or the condition has one value in every thread, whichever arrive.
+  std::optional<int64_t> Splat = uniformTest(Cond);
+  if (Splat ? bool(*Splat) == Sense : anyActive() || ActiveApprox)
+    return;
+  const BarrierContent &C = Contents.ofStatement(Side);
+  const std::vector<const Stmt *> &Path =
+      !C.BlockPath.empty() ? C.BlockPath : C.WarpPath;
+  if (!Path.empty())
+    T.SkippedBarriers.push_back({Path.front(), Branch, Seq++});
+}
+
 void KernelWalker::noteLoop(const Stmt *L, const LoopVisit &V) {
   if (!Recording || !V.Reached)
     return;
@@ -358,6 +374,14 @@ const ValueDecl *KernelWalker::tensorMapOf(const Expr *E) {
   };
   Visit(E, Visit);
   return Found;
+}
+
+bool KernelWalker::isKernelTensorMap(const VarDecl *V) const {
+  if (isa<ParmVarDecl>(V))
+    return V->getDeclContext() == T.Kernel &&
+           cuda::holdsTensorMap(V->getType());
+  return !V->isLocalVarDecl() && cuda::isTensorMapType(V->getType()) &&
+         (V->hasAttr<CUDAConstantAttr>() || V->hasAttr<CUDADeviceAttr>());
 }
 
 void KernelWalker::recordBulkCopy(const Stmt *S, SourceLocation Loc,

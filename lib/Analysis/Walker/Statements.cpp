@@ -450,7 +450,10 @@ void KernelWalker::walkIf(const IfStmt *If) {
     }
   };
 
+  bool Reached = llvm::is_contained(Entry, 1);
   Narrow(true);
+  if (Reached)
+    noteSkippedSide(If, If->getThen(), Cond, true);
   // Whether a side lets every thread it started with through to the
   // join (no return, break or continue taken): see below. Only asked
   // when the condition is not known per thread.
@@ -473,6 +476,8 @@ void KernelWalker::walkIf(const IfStmt *If) {
   }
 
   Narrow(false);
+  if (Reached)
+    noteSkippedSide(If, If->getElse(), Cond, false);
   if (Inexact)
     SideStart = Active;
   Uncertain += Inexact;

@@ -67,7 +67,7 @@ __global__ void shiftTile(float *out) {
   if (N > 64)
     __syncthreads();
   out[threadIdx.x] = tile[(threadIdx.x + 1) % N];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 31 reads tile[32] (line 69) while thread 32 writes tile[32] (line 66); no barrier between them; add __syncthreads() between line 66 and line 69 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 31 reads tile[32] (line 69) while thread 32 writes tile[32] (line 66); no barrier between them: the __syncthreads() at line 68 does not run: no thread of this block takes its side of the branch at line 67; add __syncthreads() between line 66 and line 69 [shmem-race]
 }
 
 // All extern __shared__ arrays share one buffer.

@@ -20,7 +20,7 @@ __global__ void twoCalls(float *out) {
   s[threadIdx.x] = a;
   stage(s, 16);
   out[threadIdx.x] = s[(threadIdx.x + 128) % 256];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[128] (line 22) while thread 128 writes s[128] (line 20); no barrier between them; add __syncthreads() between line 20 and line 22 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[128] (line 22) while thread 128 writes s[128] (line 20); no barrier between them: the __syncthreads() at line 10 does not run: no thread of this block takes its side of the branch at line 9; add __syncthreads() between line 20 and line 22 [shmem-race]
 }
 
 // A switch on a value not known per thread runs its body as straight-line
@@ -105,5 +105,5 @@ __global__ void switchKnownSkips(float *out) {
     __syncthreads();
   }
   out[threadIdx.x] = s[255 - threadIdx.x];
-// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 107) while thread 255 writes s[255] (line 95); no barrier between them; add __syncthreads() between line 95 and line 107 [shmem-race]
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads s[255] (line 107) while thread 255 writes s[255] (line 95); no barrier between them: the __syncthreads() at line 102 does not run: no thread of this block takes its side of the branch at line 101; add __syncthreads() between line 95 and line 107 [shmem-race]
 }
