@@ -79,6 +79,12 @@ struct SymbolInfo {
   /// by a loop has at the top of an iteration (an Opaque unknown): that loop,
   /// and Values, when known, are indexed by iteration number.
   const clang::Stmt *Loop = nullptr;
+  /// For LoopIteration, a loop whose counter starts at different constants
+  /// in different threads (`for (i = threadIdx.x; i < 96; i += 64)`): each
+  /// thread's trip count (the largest over the walk's visits), with Values
+  /// the iterations up to the largest; empty when a visit did not give it.
+  std::vector<int64_t> ThreadTrips;
+  bool TripsUnknown = false;
   /// The key the walker made the unknown from (an AST node), the variable
   /// (a VarDecl) when the unknown is one variable's value at that node, and
   /// a sub-index. Stable across walks of one kernel, unlike SymbolId, so a

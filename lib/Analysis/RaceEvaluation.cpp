@@ -148,6 +148,17 @@ const Eval &RaceFinder::eval(unsigned Instance, const Assignment &Asg) {
   E.Width = A->Width;
   E.Active = A->Active;
   E.ActiveApprox = A->ActiveApprox;
+  // A thread whose own trips end before the iteration does not run it
+  // (`for (i = threadIdx.x; i < 96; i += 64)`: thread 32 runs one).
+  for (const auto &[Loop, K] : Asg) {
+    auto It = IterSymbol.find(Loop);
+    if (It == IterSymbol.end())
+      continue;
+    const std::vector<int64_t> &Trips = T.Symbols.info(It->second).ThreadTrips;
+    for (unsigned Th = 0; Th < Trips.size() && Th < N; ++Th)
+      if (K >= Trips[Th])
+        E.Active[Th] = 0;
+  }
   const LaneValue &Off = A->Address.Offset;
   if (!Off.isAffine()) {
     E.S = Eval::Unknown;

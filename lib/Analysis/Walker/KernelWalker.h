@@ -947,6 +947,12 @@ private:
   /// bound are constants (`for (s = 128; s > 0; s >>= 1)`).
   std::optional<std::vector<int64_t>>
   simulateLoop(const VarDecl *V, const Expr *Cond, const Expr *Inc);
+  std::optional<std::vector<int64_t>>
+  simulateOnce(const VarDecl *V, const Expr *Cond, const Expr *Inc, int64_t S);
+  /// Each thread's trip count (0 where inactive), when the counter \p V
+  /// starts at a constant in each active thread and simulates from each.
+  std::optional<std::vector<int64_t>>
+  threadTrips(const VarDecl *V, const Expr *Cond, const Expr *Inc);
 
   /// Appends to \p Inputs the values of the variables of the walk other
   /// than the counter \p V that the loop's condition or increment reads,

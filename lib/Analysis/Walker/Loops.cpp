@@ -104,6 +104,14 @@ KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
   auto Start = activeConstant(It->second.Int);
   if (!Start)
     return std::nullopt;
+  return simulateOnce(V, Cond, Inc, *Start);
+}
+
+std::optional<std::vector<int64_t>> KernelWalker::simulateOnce(const VarDecl *V,
+                                                               const Expr *Cond,
+                                                               const Expr *Inc,
+                                                               int64_t S) {
+  std::optional<int64_t> Start = S;
   // The simulation is a function of the counter's start and of the values
   // of the variables the condition and increment read: when those are
   // integers the same in every thread (`j < ncols` with a local constant),
@@ -118,6 +126,33 @@ KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
                 .emplace(std::move(Key), simulateFrom(V, Cond, Inc, *Start))
                 .first;
   return Found->second;
+}
+
+std::optional<std::vector<int64_t>>
+KernelWalker::threadTrips(const VarDecl *V, const Expr *Cond, const Expr *Inc) {
+  auto It = Vars.find(V);
+  if (!Cond || !Inc || It == Vars.end() || It->second.IsPointer ||
+      !It->second.Int.isConcrete() || ActiveApprox)
+    return std::nullopt;
+  const Lanes Start = It->second.Int.constants();
+  std::vector<int64_t> Trips(N, 0);
+  std::map<int64_t, int64_t> ByStart; // Few: a block-stride loop's rows.
+  for (unsigned Th = 0; Th < N; ++Th) {
+    if (!Active[Th])
+      continue;
+    auto [BIt, New] = ByStart.try_emplace(Start[Th], -1);
+    if (New) {
+      if (ByStart.size() > 64)
+        return std::nullopt;
+      std::optional<std::vector<int64_t>> Seq =
+          simulateOnce(V, Cond, Inc, Start[Th]);
+      if (!Seq)
+        return std::nullopt;
+      BIt->second = int64_t(Seq->size());
+    }
+    Trips[Th] = BIt->second;
+  }
+  return Trips;
 }
 
 const KernelWalker::LoopExprFacts &
@@ -266,6 +301,33 @@ bool KernelWalker::uniformWhere(const LaneValue &V,
   return true;
 }
 
+/// Merges one visit's trip counts into \p I (see SymbolInfo::ThreadTrips):
+/// the largest per thread, unknown for good once a visit gives none. Where
+/// they differ between threads, Values are the iterations up to the
+/// largest (where not, the visits' simulations give Values, as before).
+static void noteThreadTrips(SymbolInfo &I,
+                            const std::optional<std::vector<int64_t>> &Trips) {
+  if (I.TripsUnknown)
+    return;
+  if (!Trips) {
+    I.TripsUnknown = true;
+    I.ThreadTrips.clear();
+    return;
+  }
+  if (I.ThreadTrips.empty())
+    I.ThreadTrips.assign(Trips->size(), 0);
+  for (unsigned Th = 0; Th < Trips->size(); ++Th)
+    I.ThreadTrips[Th] = std::max(I.ThreadTrips[Th], (*Trips)[Th]);
+  auto [Least, Most] =
+      std::minmax_element(I.ThreadTrips.begin(), I.ThreadTrips.end());
+  if (*Least == *Most)
+    return;
+  std::vector<int64_t> Iters(*Most);
+  for (int64_t K = 0; K < *Most; ++K)
+    Iters[K] = K;
+  I.Values = std::move(Iters);
+}
+
 void KernelWalker::walkLoop(const Stmt *L) {
   StretchJoin Join(*this);
   const Stmt *Body = nullptr;
@@ -360,13 +422,22 @@ void KernelWalker::walkLoop(const Stmt *L) {
         At = opaqueUniform(SymbolKey{L, V, LoopStepSub}, V->getName().str());
         T.Symbols.info(*At.symbols().begin()).Loop = L; // Per iteration.
       }
+      std::optional<std::vector<int64_t>> Trips;
       if (auto Seq = simulateLoop(V, Cond, Inc)) {
         // Constant bounds: the iteration count takes known values.
         std::vector<int64_t> Iters(Seq->size());
         for (unsigned I = 0; I < Iters.size(); ++I)
           Iters[I] = I;
         T.Symbols.info(Iter).Values = Iters;
+        Trips.emplace(N, int64_t(Seq->size()));
+      } else if (Cond) {
+        Trips = threadTrips(V, Cond, Inc);
       }
+      // The counter's (what the increment steps and the condition reads).
+      const ReferencedVars &CondRefs = loopExprFacts(Cond, Inc).Refs;
+      if (Recording && !Pin && LM.IncMod.Vars.count(V) &&
+          llvm::is_contained(CondRefs.Vars, V))
+        noteThreadTrips(T.Symbols.info(Iter), Trips);
       Vars[V] = evalInt(toType(At, V->getType()));
       continue;
     }
