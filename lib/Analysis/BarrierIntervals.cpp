@@ -443,17 +443,30 @@ BarrierIntervals::concurrency(unsigned A, unsigned B,
       if (G->SourceBranch[sourceOf(Tg)] >= 0)
         BranchAtA->set(sourceOf(Tg));
   }
+  // Sources of one branch often give the same representatives: a pair of
+  // lists met before adds nothing (every key it gives is in Seen, and it
+  // set Found), so it is skipped by the lists' numbers. fattn-mma, once
+  // its half2 tile stores were walked, built 2.0 M keys here for 0.28 M
+  // alternatives.
+  std::map<std::vector<uint64_t>, unsigned> ListIds;
+  auto ListId = [&](const std::vector<uint64_t> &Projs) {
+    return ListIds.try_emplace(Projs, unsigned(ListIds.size())).first->second;
+  };
+  std::set<std::pair<unsigned, unsigned>> ListPairs;
   for (unsigned SA : *BranchAtA) {
     if (OneAnswer && Found)
       break;
     int XA = G->SourceBranch[SA];
     F.tagsOf(NA, SA, X, TagsA);
     size_t NumA = Distinct(TagsA, ProjsA);
+    unsigned IdA = ListId(ProjsA);
     for (unsigned SB : SourcesOfBranch[XA]) {
       if (G->SourceSide[SB] == G->SourceSide[SA])
         continue;
       F.tagsOf(NB, SB, X, TagsB);
       size_t NumB = Distinct(TagsB, ProjsB);
+      if (NumA && NumB && !ListPairs.insert({IdA, ListId(ProjsB)}).second)
+        continue;
       for (size_t KA = 0; KA < NumA; ++KA)
         for (size_t KB = 0; KB < NumB; ++KB) {
           Add(ProjsA.data() + KA * Width, ProjsB.data() + KB * Width,
