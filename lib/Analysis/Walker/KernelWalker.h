@@ -944,11 +944,13 @@ private:
                                         const std::set<const VarDecl *> &Mod);
 
   /// The values a uniform loop variable takes, when its start, update and
-  /// bound are constants (`for (s = 128; s > 0; s >>= 1)`).
+  /// bound are constants (`for (s = 128; s > 0; s >>= 1)`); from \p Start.
   std::optional<std::vector<int64_t>>
   simulateLoop(const VarDecl *V, const Expr *Cond, const Expr *Inc);
-  std::optional<std::vector<int64_t>>
-  simulateOnce(const VarDecl *V, const Expr *Cond, const Expr *Inc, int64_t S);
+  std::optional<std::vector<int64_t>> simulateOnce(const VarDecl *V,
+                                                   const Expr *Cond,
+                                                   const Expr *Inc,
+                                                   int64_t Start);
   /// Each thread's trip count (0 where inactive), when the counter \p V
   /// starts at a constant in each active thread and simulates from each.
   std::optional<std::vector<int64_t>>

@@ -110,20 +110,18 @@ KernelWalker::simulateLoop(const VarDecl *V, const Expr *Cond,
 std::optional<std::vector<int64_t>> KernelWalker::simulateOnce(const VarDecl *V,
                                                                const Expr *Cond,
                                                                const Expr *Inc,
-                                                               int64_t S) {
-  std::optional<int64_t> Start = S;
+                                                               int64_t Start) {
   // The simulation is a function of the counter's start and of the values
   // of the variables the condition and increment read: when those are
   // integers the same in every thread (`j < ncols` with a local constant),
   // they key the memo with the start. An unrolled loop around the loop asks
   // again at every iteration with the same values.
-  SimulationKey Key{V, Cond, Inc, {*Start}};
+  SimulationKey Key{V, Cond, Inc, {Start}};
   if (!simulationInputs(V, Cond, Inc, Key.Inputs))
-    return simulateFrom(V, Cond, Inc, *Start);
+    return simulateFrom(V, Cond, Inc, Start);
   auto Found = Simulated.find(Key);
   if (Found == Simulated.end())
-    Found = Simulated
-                .emplace(std::move(Key), simulateFrom(V, Cond, Inc, *Start))
+    Found = Simulated.emplace(std::move(Key), simulateFrom(V, Cond, Inc, Start))
                 .first;
   return Found->second;
 }
