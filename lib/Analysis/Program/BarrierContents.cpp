@@ -71,6 +71,35 @@ const BarrierContent &BarrierContents::of(const FunctionDecl *F) {
   return Memo[F] = std::move(Found);
 }
 
+const BarrierContent &BarrierContents::ofConstexprSide(const IfStmt *If,
+                                                       bool Sense,
+                                                       const FunctionDecl *F) {
+  auto [It, New] = PatternSides.try_emplace({If, Sense});
+  if (New) {
+    It->second = Sense ? If->getThen() : If->getElse();
+    const FunctionDecl *Pattern =
+        F ? F->getTemplateInstantiationPattern() : nullptr;
+    if (Pattern && Pattern->getBody()) {
+      // The pattern's `if constexpr` at the same place.
+      struct Finder : RecursiveASTVisitor<Finder> {
+        SourceLocation Loc;
+        const IfStmt *Found = nullptr;
+        bool VisitIfStmt(IfStmt *S) {
+          if (S->isConstexpr() && S->getBeginLoc() == Loc)
+            Found = S;
+          return !Found;
+        }
+      } Find;
+      Find.Loc = If->getBeginLoc();
+      Find.TraverseStmt(Pattern->getBody());
+      if (Find.Found)
+        It->second = Sense ? Find.Found->getThen() : Find.Found->getElse();
+    }
+  }
+  static const BarrierContent None;
+  return It->second ? ofStatement(It->second) : None;
+}
+
 const BarrierContent &BarrierContents::ofStatement(const Stmt *S) {
   auto [It, New] = StatementMemo.try_emplace(S);
   if (New) {

@@ -53,6 +53,14 @@ public:
   /// walk does not enter), found on the first request.
   const BarrierContent &ofStatement(const clang::Stmt *S);
 
+  /// What the \p Sense side of the `if constexpr` \p If in \p F would
+  /// execute: an instantiation keeps a discarded side as an empty block
+  /// (`if constexpr (nwarps > 1) { __syncthreads(); }` with one warp), so it
+  /// is read from \p F's template pattern; \p If's own side where \p F is
+  /// no instantiation.
+  const BarrierContent &ofConstexprSide(const clang::IfStmt *If, bool Sense,
+                                        const clang::FunctionDecl *F);
+
   /// How many functions' bodies were searched (for the tests that check
   /// the table is shared).
   unsigned searched() const { return Memo.size(); }
@@ -62,6 +70,8 @@ private:
   /// Node-based: a caller holds a reference while its callees are added.
   std::map<const clang::FunctionDecl *, BarrierContent> Memo;
   std::map<const clang::Stmt *, BarrierContent> StatementMemo;
+  std::map<std::pair<const clang::IfStmt *, bool>, const clang::Stmt *>
+      PatternSides;
 
   class Visitor;
 };

@@ -97,14 +97,20 @@ void KernelWalker::noteOutcomes(const Stmt *S, const LaneValue &Cond) {
 
 void KernelWalker::noteSkippedSide(const Stmt *Branch, const Stmt *Side,
                                    const LaneValue &Cond, bool Sense) {
-  if (!Recording || !Side || Uncertain || InexactBranches || GotoWalked)
+  const auto *If = dyn_cast<IfStmt>(Branch);
+  bool Constexpr = If && If->isConstexpr();
+  if (!Recording || (!Side && !Constexpr) || Uncertain || InexactBranches ||
+      GotoWalked)
     return;
   // Only where the walk knows no thread runs the side: the mask says so,
   // or the condition has one value in every thread, whichever arrive.
   std::optional<int64_t> Splat = uniformTest(Cond);
   if (Splat ? bool(*Splat) == Sense : anyActive() || ActiveApprox)
     return;
-  const BarrierContent &C = Contents.ofStatement(Side);
+  const BarrierContent &C =
+      Constexpr ? Contents.ofConstexprSide(
+                      If, Sense, Inlining.empty() ? T.Kernel : Inlining.back())
+                : Contents.ofStatement(Side);
   const std::vector<const Stmt *> &Path =
       !C.BlockPath.empty() ? C.BlockPath : C.WarpPath;
   if (!Path.empty())

@@ -169,3 +169,27 @@ __global__ void __launch_bounds__(32 * nwarps) stages(const float *x, float *out
 // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads tile[2] (line [[@LINE-1]]) while thread 1 writes tile[2] (line [[@LINE-6]]); no barrier between them: the __syncthreads() at line [[@LINE-3]] does not run: no thread of this block takes its side of the branch at line [[@LINE-4]]; add __syncwarp() between line [[@LINE-6]] and line [[@LINE-1]] (both threads are in warp 0) [shmem-race]
 }
 template __global__ void stages<1>(const float *, float *);
+
+// The same with `if constexpr`: the instantiation keeps the discarded side
+// as an empty block, and the barrier is read from the template.
+template <int nwarps>
+__global__ void __launch_bounds__(32 * nwarps) stagesConstexpr(const float *x, float *out) {
+  __shared__ float tile[32 * 33];
+  for (int i = 0; i < 4; ++i)
+    tile[(threadIdx.y * 4 + i) * 33 + threadIdx.x] = x[i * 32 + threadIdx.x];
+  float acc = 0.0f;
+  for (int i = 0; i < 4; ++i)
+    acc += tile[threadIdx.x * 33 + threadIdx.y * 4 + i];
+// CHECK-MESSAGES: :[[@LINE-1]]:12: warning: thread 1 reads tile[33] (line [[@LINE-1]], i = 0) while thread 0 writes tile[33] (line [[@LINE-4]], i = 1); no barrier between them; add __syncwarp() between line [[@LINE-4]] and line [[@LINE-1]] (both threads are in warp 0) [shmem-race]
+  if constexpr (nwarps > 1) {
+    __syncthreads();
+  }
+  tile[threadIdx.y * 64 + threadIdx.x * 2] = acc;
+// CHECK-MESSAGES: :[[@LINE-1]]:3: warning: thread 17 writes tile[34] (line [[@LINE-1]]) while thread 1 reads tile[34] (line [[@LINE-6]], i = 1); no barrier between them: the __syncthreads() at line [[@LINE-3]] does not run: no thread of this block takes its side of the branch at line [[@LINE-4]]; add __syncwarp() between line [[@LINE-6]] and line [[@LINE-1]] (both threads are in warp 0) [shmem-race]
+  if constexpr (nwarps > 1) {
+    __syncthreads();
+  }
+  out[threadIdx.x] = tile[threadIdx.y * 64 + (threadIdx.x * 2 + 2) % 64];
+// CHECK-MESSAGES: :[[@LINE-1]]:22: warning: thread 0 reads tile[2] (line [[@LINE-1]]) while thread 1 writes tile[2] (line [[@LINE-6]]); no barrier between them: the __syncthreads() at line [[@LINE-3]] does not run: no thread of this block takes its side of the branch at line [[@LINE-4]]; add __syncwarp() between line [[@LINE-6]] and line [[@LINE-1]] (both threads are in warp 0) [shmem-race]
+}
+template __global__ void stagesConstexpr<1>(const float *, float *);
