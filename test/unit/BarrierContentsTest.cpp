@@ -17,6 +17,7 @@
 #include "ParseCuda.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "gtest/gtest.h"
 
@@ -122,6 +123,62 @@ TEST(BarrierContents, OneSearchPerFunctionForTheTranslationUnit) {
   // self (searched).
   Check("second");
   EXPECT_EQ(Graphs.barrierContents().searched(), 6u);
+}
+
+// A branch side no thread takes, which the walk does not enter: what it
+// would execute, through calls too (KernelTrace::SkippedBarriers). An
+// instantiation keeps the discarded side of an `if constexpr` as an empty
+// block: that side is read from the template's pattern.
+const char *const Sides = R"(
+__device__ void waits() { __syncthreads(); }
+template <int W> __device__ void staged(float *s) {
+  if constexpr (W > 1) { __syncthreads(); }
+  if (W > 1) { waits(); } else { s[0] = 1.0f; }
+}
+__global__ void k(float *s) { staged<1>(s); }
+)";
+
+TEST(BarrierContents, BranchSidesAndDiscardedConstexprSides) {
+  std::unique_ptr<ASTUnit> AST = test::parseDeviceCode(Sides);
+  ASSERT_TRUE(AST);
+  ProgramCFGs Graphs(AST->getASTContext());
+  BarrierContents &BC = Graphs.barrierContents();
+  // staged<1>, as the kernel calls it, and its two ifs in order.
+  struct Find : RecursiveASTVisitor<Find> {
+    const FunctionDecl *Staged = nullptr;
+    std::vector<const IfStmt *> Ifs;
+    bool VisitCallExpr(CallExpr *C) {
+      if (!Staged)
+        Staged = C->getDirectCallee();
+      return true;
+    }
+    bool VisitIfStmt(IfStmt *S) {
+      Ifs.push_back(S);
+      return true;
+    }
+  } F;
+  const FunctionDecl *K = test::functionNamed(AST->getASTContext(), "k");
+  ASSERT_TRUE(K);
+  F.TraverseStmt(K->getBody());
+  ASSERT_TRUE(F.Staged && F.Staged->getBody());
+  ASSERT_TRUE(F.Staged->isTemplateInstantiation());
+  F.TraverseStmt(F.Staged->getBody());
+  ASSERT_EQ(F.Ifs.size(), 2u);
+  const IfStmt *Constexpr = F.Ifs[0], *Plain = F.Ifs[1];
+
+  // The plain if: its barrier is in the call of waits(); the other side
+  // synchronises nowhere.
+  EXPECT_EQ(names(BC.ofStatement(Plain->getThen()).BlockPath),
+            (Path{"waits", "__syncthreads"}));
+  EXPECT_FALSE(BC.ofStatement(Plain->getElse()).any());
+
+  // The instantiation's discarded side is empty; the template's is not.
+  ASSERT_TRUE(Constexpr->isConstexpr());
+  EXPECT_FALSE(BC.ofStatement(Constexpr->getThen()).any());
+  EXPECT_EQ(names(BC.ofConstexprSide(Constexpr, true, F.Staged).BlockPath),
+            (Path{"__syncthreads"}));
+  // No else side, in the instantiation or the template.
+  EXPECT_FALSE(BC.ofConstexprSide(Constexpr, false, F.Staged).any());
 }
 
 } // namespace

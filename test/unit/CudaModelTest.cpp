@@ -13,6 +13,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "gtest/gtest.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 using namespace clang;
@@ -678,4 +680,37 @@ TEST(CudaModel, AsmThatOnlyComputes) {
   EXPECT_FALSE(
       cuda::asmComputesOnly("bfind.u32 %0, %1; ld.shared.u32 %0, [%0];"));
   EXPECT_FALSE(cuda::asmComputesOnly(""));
+}
+
+// The toolkit's half-precision classes, whose user-provided assignments
+// the walk takes as stores of the object: by name at file scope only.
+TEST(CudaModel, HalfPrecisionClasses) {
+  auto AST = test::parseDeviceCode(R"(
+struct __half { unsigned short x; };
+struct __half2 { __half a, b; };
+struct __nv_bfloat16 { unsigned short x; };
+struct __nv_bfloat162 { __nv_bfloat16 a, b; };
+struct half4 { __half a, b, c, d; };
+namespace mine { struct __half2 { int v; }; }
+)");
+  ASSERT_TRUE(AST);
+  std::map<std::string, bool> Seen;
+  for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      for (const Decl *Inner : NS->decls())
+        if (const auto *RD = dyn_cast<CXXRecordDecl>(Inner))
+          Seen[NS->getNameAsString() + "::" + RD->getNameAsString()] =
+              cuda::isHalfPrecisionClass(RD);
+    } else if (const auto *RD = dyn_cast<CXXRecordDecl>(D);
+               RD && RD->getIdentifier()) {
+      Seen[RD->getNameAsString()] = cuda::isHalfPrecisionClass(RD);
+    }
+  }
+  EXPECT_TRUE(Seen.at("__half"));
+  EXPECT_TRUE(Seen.at("__half2"));
+  EXPECT_TRUE(Seen.at("__nv_bfloat16"));
+  EXPECT_TRUE(Seen.at("__nv_bfloat162"));
+  EXPECT_FALSE(Seen.at("half4"));
+  EXPECT_FALSE(Seen.at("mine::__half2"));
+  EXPECT_FALSE(cuda::isHalfPrecisionClass(nullptr));
 }
