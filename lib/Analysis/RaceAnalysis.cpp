@@ -58,33 +58,35 @@ void RaceFinder::consider(const RaceReport &R) {
 
 const KernelTrace::SkippedBarrier *
 RaceFinder::skippedBetween(const RaceReport &R) const {
-  unsigned A = T.Accesses[R.Earlier.Access].Seq;
-  unsigned B = T.Accesses[R.Later.Access].Seq;
-  if (A > B)
-    std::swap(A, B);
-  auto It = std::upper_bound(SkippedBarriers.begin(), SkippedBarriers.end(), A);
-  if (It == SkippedBarriers.end() || *It >= B)
+  unsigned A = segmentOf(T.Accesses[R.Earlier.Access].Seq);
+  unsigned B = segmentOf(T.Accesses[R.Later.Access].Seq);
+  if (A == B)
     return nullptr;
-  return &T.SkippedBarriers[It - SkippedBarriers.begin()];
+  return &T.SkippedBarriers[std::min(A, B)];
+}
+
+unsigned RaceFinder::segmentOf(unsigned Seq) const {
+  auto It =
+      std::upper_bound(T.SkippedBarriers.begin(), T.SkippedBarriers.end(), Seq,
+                       [](unsigned S, const KernelTrace::SkippedBarrier &B) {
+                         return S < B.Seq;
+                       });
+  return unsigned(It - T.SkippedBarriers.begin());
 }
 
 void RaceFinder::run() {
   if (!BI.valid() || !T.Kernel)
     return;
   computeFacts();
-  for (const KernelTrace::SkippedBarrier &B : T.SkippedBarriers)
-    SkippedBarriers.push_back(B.Seq);
   unsigned NS = BI.numSites();
   // Per site: how many skipped barriers come before all its instances, or
   // -1 when they lie on both sides of one. Two sites named by findings
   // yield no new finding (the pruning below) only in one such segment.
   std::vector<int> Segment(NS, 0);
-  if (!SkippedBarriers.empty())
+  if (!T.SkippedBarriers.empty())
     for (unsigned S = 0; S < NS; ++S) {
       auto SegmentOf = [&](unsigned I) {
-        return int(std::upper_bound(SkippedBarriers.begin(),
-                                    SkippedBarriers.end(), T.Accesses[I].Seq) -
-                   SkippedBarriers.begin());
+        return int(segmentOf(T.Accesses[I].Seq));
       };
       const std::vector<unsigned> &Is = BI.instances(S);
       Segment[S] = SegmentOf(Is.front());
@@ -225,7 +227,7 @@ void RaceFinder::run() {
               : unsigned(std::lower_bound(P.Sites.begin(), P.Sites.end(), SA) -
                          P.Sites.begin());
     // Across a skipped barrier closed sites still meet: step one by one.
-    bool Skip = SkippedBarriers.empty();
+    bool Skip = T.SkippedBarriers.empty();
     for (unsigned Pos = Start; Pos < P.Sites.size();
          Pos = Closed(SA) && Skip ? P.findOpen(Pos + 1) : Pos + 1) {
       unsigned SB = P.Sites[Pos];

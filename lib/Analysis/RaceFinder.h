@@ -283,11 +283,12 @@ private:
   bool counts(const RaceReport &R) const {
     return R.K != RaceReport::Benign || Opts.ReportBenign;
   }
-  /// The program-order numbers of the barriers the walk met with no thread
-  /// running them (`if (nwarps > 1) __syncthreads();` with one warp), in
-  /// order. A race across one of them wants that barrier, not the one a
-  /// finding already asks for: it is no link of that finding's chain.
-  std::vector<unsigned> SkippedBarriers;
+  /// How many of the barriers the walk met with no thread running them
+  /// (KernelTrace::SkippedBarriers, in program order: `if (nwarps > 1)
+  /// __syncthreads();` with one warp) come before program point \p Seq. A
+  /// race across one of them wants that barrier, not the one a finding
+  /// already asks for: it is no link of that finding's chain.
+  unsigned segmentOf(unsigned Seq) const;
   /// The first of them between \p R's accesses, if any.
   const KernelTrace::SkippedBarrier *skippedBetween(const RaceReport &R) const;
   /// One report, in the order findings are chosen: a new finding unless it

@@ -13,6 +13,7 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace shmem {
@@ -299,6 +300,13 @@ bool KernelWalker::uniformWhere(const LaneValue &V,
   return true;
 }
 
+/// 0, 1, ..., \p Trips - 1: a loop iteration unknown's values.
+static std::vector<int64_t> iterationNumbers(size_t Trips) {
+  std::vector<int64_t> Iters(Trips);
+  std::iota(Iters.begin(), Iters.end(), 0);
+  return Iters;
+}
+
 /// Merges one visit's trip counts into \p I (see SymbolInfo::ThreadTrips):
 /// the largest per thread, unknown for good once a visit gives none. Where
 /// they differ between threads, Values are the iterations up to the
@@ -318,12 +326,8 @@ static void noteThreadTrips(SymbolInfo &I,
     I.ThreadTrips[Th] = std::max(I.ThreadTrips[Th], (*Trips)[Th]);
   auto [Least, Most] =
       std::minmax_element(I.ThreadTrips.begin(), I.ThreadTrips.end());
-  if (*Least == *Most)
-    return;
-  std::vector<int64_t> Iters(*Most);
-  for (int64_t K = 0; K < *Most; ++K)
-    Iters[K] = K;
-  I.Values = std::move(Iters);
+  if (*Least != *Most)
+    I.Values = iterationNumbers(size_t(*Most));
 }
 
 void KernelWalker::walkLoop(const Stmt *L) {
@@ -420,22 +424,20 @@ void KernelWalker::walkLoop(const Stmt *L) {
         At = opaqueUniform(SymbolKey{L, V, LoopStepSub}, V->getName().str());
         T.Symbols.info(*At.symbols().begin()).Loop = L; // Per iteration.
       }
-      std::optional<std::vector<int64_t>> Trips;
+      // Trip counts are noted for the counter (what the increment steps
+      // and the condition reads), in the recorded walk.
+      bool NoteTrips =
+          Recording && !Pin && LM.IncMod.Vars.count(V) &&
+          llvm::is_contained(loopExprFacts(Cond, Inc).Refs.Vars, V);
       if (auto Seq = simulateLoop(V, Cond, Inc)) {
         // Constant bounds: the iteration count takes known values.
-        std::vector<int64_t> Iters(Seq->size());
-        for (unsigned I = 0; I < Iters.size(); ++I)
-          Iters[I] = I;
-        T.Symbols.info(Iter).Values = Iters;
-        Trips.emplace(N, int64_t(Seq->size()));
-      } else if (Cond) {
-        Trips = threadTrips(V, Cond, Inc);
+        T.Symbols.info(Iter).Values = iterationNumbers(Seq->size());
+        if (NoteTrips)
+          noteThreadTrips(T.Symbols.info(Iter),
+                          std::vector<int64_t>(N, int64_t(Seq->size())));
+      } else if (NoteTrips) {
+        noteThreadTrips(T.Symbols.info(Iter), threadTrips(V, Cond, Inc));
       }
-      // The counter's (what the increment steps and the condition reads).
-      const ReferencedVars &CondRefs = loopExprFacts(Cond, Inc).Refs;
-      if (Recording && !Pin && LM.IncMod.Vars.count(V) &&
-          llvm::is_contained(CondRefs.Vars, V))
-        noteThreadTrips(T.Symbols.info(Iter), Trips);
       Vars[V] = evalInt(toType(At, V->getType()));
       continue;
     }
@@ -461,12 +463,8 @@ void KernelWalker::walkLoop(const Stmt *L) {
       auto Seq = simulateLoop(V, Cond, Inc);
       if (Seq) {
         T.Symbols.info(S).Values = *Seq;
-        if (!T.Symbols.info(Iter).Values) {
-          std::vector<int64_t> Iters(Seq->size());
-          for (unsigned I = 0; I < Iters.size(); ++I)
-            Iters[I] = I;
-          T.Symbols.info(Iter).Values = Iters;
-        }
+        if (!T.Symbols.info(Iter).Values)
+          T.Symbols.info(Iter).Values = iterationNumbers(Seq->size());
       }
       if (Pin && Seq) {
         if (*Pin >= 0 && uint64_t(*Pin) < Seq->size())
